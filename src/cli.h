@@ -1,0 +1,25 @@
+#pragma once
+// Command line of the harness: flags override the constants at the top of main.cpp.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+struct Options {
+    long long size = 0;          // --size N: the power-of-two tests' size (NPOT = size - 3)
+    int blockSize = 0;           // --block-size B: every GPU implementation; 0 keeps tuning.h's defaults
+    std::uint32_t seed = 0;      // --seed S
+    bool seedGiven = false;
+    std::vector<std::string> only;  // --only a,b: run just these groups; empty runs all
+    bool help = false;
+};
+
+struct ParsedArgs {
+    Options options;
+    std::string error;  // one line; empty when the command line is valid
+};
+
+// `groups` are the names --only accepts.
+ParsedArgs parseArgs(int argc, const char *const *argv, long long defaultSize,
+                     const std::vector<std::string> &groups);
+
+std::string usage(const char *program, const std::vector<std::string> &groups);

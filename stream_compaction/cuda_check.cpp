@@ -1,0 +1,19 @@
+#include "cuda_check.h"
+
+#include <string>
+
+namespace StreamCompaction {
+
+static std::string describe(cudaError_t code, const char *call, const char *file, int line) {
+    return std::string("CUDA error (") + file + ":" + std::to_string(line) + "): " + call + ": " +
+           cudaGetErrorString(code) + " (" + cudaGetErrorName(code) + ")";
+}
+
+cuda_error::cuda_error(cudaError_t code, const char *call, const char *file, int line)
+    : std::runtime_error(describe(code, call, file, line)), code_(code) {}
+
+void throw_cuda_error(cudaError_t code, const char *call, const char *file, int line) {
+    throw cuda_error(code, call, file, line);
+}
+
+}  // namespace StreamCompaction

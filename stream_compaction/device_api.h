@@ -1,0 +1,35 @@
+#pragma once
+// What every device-API entry point shares: argument checks made before any kernel can touch
+// memory, and grid arithmetic for the one-thread-per-item kernels.
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace StreamCompaction {
+
+// Throws std::invalid_argument when n > 0 and an input or output pointer is null.
+inline void require_device_pointers(const char *operation, std::size_t n, const void *d_in,
+                                    const void *d_out) {
+    if (n > 0 && (d_in == nullptr || d_out == nullptr))
+        throw std::invalid_argument(std::string(operation) + ": null device pointer with n = " +
+                                    std::to_string(n));
+}
+
+// Throws std::invalid_argument when the caller's temporary storage is missing or too small.
+inline void require_temp_storage(const char *operation, const void *d_temp, std::size_t temp_bytes,
+                                 std::size_t needed) {
+    if (needed > 0 && (d_temp == nullptr || temp_bytes < needed))
+        throw std::invalid_argument(std::string(operation) + ": temporary storage of " +
+                                    std::to_string(temp_bytes) + " bytes, " + std::to_string(needed) +
+                                    " needed");
+}
+
+// Blocks of `threads` that give each of `count` items one thread. Throws std::length_error past
+// the grid's x limit (2^31 - 1 blocks) rather than launching a grid that silently skips items.
+inline unsigned blocks_for(std::size_t count, int threads) {
+    const std::size_t blocks = (count + threads - 1) / threads;
+    if (blocks > 0x7fffffffu) throw std::length_error("grid of " + std::to_string(blocks) + " blocks is too large");
+    return static_cast<unsigned>(blocks);
+}
+
+}  // namespace StreamCompaction

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Proves the GPU part on a CUDA machine in one go: configure and build, the harness at 2^24, the whole
+# test suite, compute-sanitizer memcheck and racecheck over the GPU tests, and the benchmark when built.
+# Usage: tools/gpu_check.sh LOG_DIR        (e.g. tools/gpu_check.sh "$OUT" on the device machine)
+# Writes at most 8 files to LOG_DIR and prints a summary table last; exits 1 if any step failed.
+set -uo pipefail
+logs=${1:?usage: tools/gpu_check.sh LOG_DIR}
+mkdir -p "$logs"
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build-gpu}
+declare -a summary
+status=0
+
+step() {  # step NAME LOGFILE COMMAND...: runs COMMAND, appends its output to LOGFILE, records the result
+    local name=$1 log=$2
+    shift 2
+    local start=$SECONDS
+    echo ">>> $name: $*" | tee -a "$log"
+    "$@" >>"$log" 2>&1
+    local rc=$?
+    summary+=("$(printf '%-28s %-6s %4ds  %s' "$name" "$([ $rc -eq 0 ] && echo ok || echo FAILED)" $((SECONDS - start)) "$(basename "$log")")")
+    [ $rc -eq 0 ] || status=1
+    return $rc
+}
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv >"$logs/build.log" 2>&1
+step configure "$logs/build.log" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release &&
+step build "$logs/build.log" cmake --build "$build" --parallel || { printf '%s\n' "${summary[@]}"; exit 1; }
+
+step "harness 2^24" "$logs/harness.txt" "$build/bin/stream_compaction_harness" --seed 1
+if grep -q "FAIL\|skipped" "$logs/harness.txt"; then summary+=("harness printed FAIL or skipped lines"); status=1; fi
+step ctest "$logs/ctest.log" ctest --test-dir "$build" --output-on-failure
+# Sanitizers slow kernels 10-100x: the large-size tests stay out; every code path runs at smaller sizes.
+for tool in memcheck racecheck; do
+    step "sanitizer $tool" "$logs/sanitizer.log" compute-sanitizer --tool $tool --error-exitcode 1 \
+        "$build/bin/gpu_tests" --gtest_filter='-GpuLarge*'
+done
+if [ -x "$build/bin/sc_bench" ]; then
+    step benchmark "$logs/bench.log" "$build/bin/sc_bench" --csv "$logs/bench.csv" ${BENCH_ARGS:-}
+    if [ -f bench/plot.py ]; then
+        step plots "$logs/bench.log" python3 bench/plot.py "$logs/bench.csv" --out img &&
+            tar -cf "$logs/img.tar" img/*.png
+    fi
+fi
+
+echo
+echo "== gpu_check summary =="
+printf '%s\n' "${summary[@]}"
+grep -E "^[0-9]+ passed" "$logs/harness.txt" | sed 's/^/harness: /'
+grep -E "tests passed|tests failed" "$logs/ctest.log" | sed 's/^/ctest: /'
+grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$logs/sanitizer.log" | sed 's/^/sanitizer: /'
+exit $status
