@@ -13,6 +13,9 @@ cuda_error::cuda_error(cudaError_t code, const char *call, const char *file, int
     : std::runtime_error(describe(code, call, file, line)), code_(code) {}
 
 void throw_cuda_error(cudaError_t code, const char *call, const char *file, int line) {
+    // Consume the runtime's record of a non-sticky error (e.g. a failed cudaMalloc), so that the
+    // next launch check does not report it again as its own.
+    cudaGetLastError();
     throw cuda_error(code, call, file, line);
 }
 
