@@ -23,6 +23,8 @@ void set_block_size(int threads) {
     BlockSizes &sizes = block_sizes();
     sizes.naive = threads;
     sizes.efficient = threads;
+    sizes.shared = threads;
+    sizes.single_pass = threads;
 }
 
 }  // namespace StreamCompaction

@@ -6,9 +6,15 @@
 namespace StreamCompaction {
 
 struct BlockSizes {
-    int naive = 128;       // Naive: one thread per element and level
-    int efficient = 128;   // Efficient: up-/down-sweep levels, and the map and scatter kernels
+    int naive = 128;        // Naive: one thread per element and level
+    int efficient = 128;    // Efficient: up-/down-sweep levels, and the map and scatter kernels
+    int shared = 256;       // Shared: the hierarchical shared-memory scan
+    int single_pass = 256;  // single-pass scan, compaction and partition (scan.cuh, select.cuh)
 };
+
+// Items per thread of the single-pass kernels, in 16-byte vectors (4 ints, 2 doubles): a
+// compile-time constant because the items live in registers.
+constexpr int kSinglePassVectorsPerThread = 4;
 
 // The process-wide settings the implementations read at each launch.
 BlockSizes &block_sizes();

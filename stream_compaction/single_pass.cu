@@ -1,0 +1,64 @@
+#include "single_pass.h"
+
+#include "device_buffer.h"
+#include "scan.cuh"
+#include "select.cuh"
+
+namespace StreamCompaction {
+namespace SinglePass {
+
+using StreamCompaction::Common::PerformanceTimer;
+
+PerformanceTimer &timer() {
+    static PerformanceTimer timer;
+    return timer;
+}
+
+void scan(int n, int *odata, const int *idata) {
+    Common::checkHostArgs("SinglePass::scan", n, odata, idata);
+    if (n == 0) return;
+    DeviceBuffer<int> in = DeviceBuffer<int>::from_host(idata, n);
+    DeviceBuffer<int> out(n);
+    DeviceBuffer<char> temp(scan_temp_bytes<int>(n));
+    Common::timeGpu(timer(), [&] { exclusive_scan(in.get(), out.get(), n, Sum{}, 0, temp.get(), temp.bytes()); });
+    out.copy_to_host(odata, n);
+}
+
+// Runs a selection-type operation and returns its count; odata receives `kept(count)` elements.
+template <class Run, class Kept>
+static int runSelection(int n, int *odata, const int *idata, Run run, Kept kept) {
+    DeviceBuffer<int> in = DeviceBuffer<int>::from_host(idata, n);
+    DeviceBuffer<int> out(n);
+    DeviceBuffer<std::size_t> count(1);
+    DeviceBuffer<char> temp(select_temp_bytes<int>(n));
+    Common::timeGpu(timer(), [&] { run(in.get(), out.get(), count.get(), temp.get(), temp.bytes()); });
+    std::size_t selected = 0;
+    count.copy_to_host(&selected, 1);
+    out.copy_to_host(odata, kept(selected));
+    return static_cast<int>(selected);
+}
+
+int compact(int n, int *odata, const int *idata) {
+    Common::checkHostArgs("SinglePass::compact", n, odata, idata);
+    if (n == 0) return 0;
+    return runSelection(
+        n, odata, idata,
+        [&](const int *d_in, int *d_out, std::size_t *d_count, void *d_temp, std::size_t bytes) {
+            select_if(d_in, d_out, d_count, n, NonZero{}, d_temp, bytes);
+        },
+        [](std::size_t selected) { return selected; });
+}
+
+int partition(int n, int *odata, const int *idata, int pivot) {
+    Common::checkHostArgs("SinglePass::partition", n, odata, idata);
+    if (n == 0) return 0;
+    return runSelection(
+        n, odata, idata,
+        [&](const int *d_in, int *d_out, std::size_t *d_count, void *d_temp, std::size_t bytes) {
+            StreamCompaction::partition(d_in, d_out, d_count, n, LessThan<int>{pivot}, d_temp, bytes);
+        },
+        [n](std::size_t) { return static_cast<std::size_t>(n); });
+}
+
+}  // namespace SinglePass
+}  // namespace StreamCompaction
