@@ -40,7 +40,7 @@ ParsedArgs parseArgs(int argc, const char *const *argv, long long defaultSize,
             opt.help = true;
             continue;
         }
-        if (flag != "--size" && flag != "--block-size" && flag != "--seed" && flag != "--only") {
+        if (flag != "--size" && flag != "--block-size" && flag != "--seed" && flag != "--only" && flag != "--matrix") {
             result.error = "unknown option '" + flag + "' (try --help)";
             return result;
         }
@@ -70,6 +70,8 @@ ParsedArgs parseArgs(int argc, const char *const *argv, long long defaultSize,
             }
             opt.seed = static_cast<std::uint32_t>(number);
             opt.seedGiven = true;
+        } else if (flag == "--matrix") {
+            opt.matrixPath = value;
         } else {  // --only
             std::stringstream list(value);
             std::string group;
@@ -91,10 +93,11 @@ ParsedArgs parseArgs(int argc, const char *const *argv, long long defaultSize,
 
 std::string usage(const char *program, const std::vector<std::string> &groups) {
     return std::string("usage: ") + program +
-           " [--size N] [--block-size B] [--seed S] [--only GROUP[,GROUP...]] [--help]\n"
+           " [--size N] [--block-size B] [--seed S] [--only GROUP[,GROUP...]] [--matrix FILE.mtx] [--help]\n"
            "  --size N        power-of-two test size (default SIZE in src/main.cpp); NPOT = N - 3\n"
            "  --block-size B  threads per block for every GPU implementation (power of two, 32..1024)\n"
            "  --seed S        seed of the random inputs (default: random, printed)\n"
            "  --only GROUPS   run only these groups: " + joined(groups) + "\n"
+           "  --matrix FILE   Matrix Market file for the SpMV tests (default: a generated matrix)\n"
            "Exit code: 0 all passed or skipped, 1 a test failed, 2 bad command line.\n";
 }

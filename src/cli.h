@@ -10,6 +10,7 @@ struct Options {
     std::uint32_t seed = 0;      // --seed S
     bool seedGiven = false;
     std::vector<std::string> only;  // --only a,b: run just these groups; empty runs all
+    std::string matrixPath;         // --matrix FILE.mtx: the SpMV tests' matrix instead of a generated one
     bool help = false;
 };
 

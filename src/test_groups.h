@@ -1,0 +1,18 @@
+#pragma once
+// The harness's test groups: each prints its tests in the classic format through the Harness,
+// which skips GPU tests without a device and counts the results. --only selects groups by name.
+#include "harness.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+extern long long SIZE;  // the power-of-two tests' size (main.cpp; --size)
+extern long long NPOT;  // SIZE - 3
+
+// Names --only accepts; a test belongs to one of them.
+inline const std::vector<std::string> kTestGroups = {"cpu", "naive", "efficient", "thrust", "shared", "single-pass"};
+
+void scanTests(Harness &h, std::mt19937 &rng);        // scan_tests.cpp
+void compactionTests(Harness &h, std::mt19937 &rng);  // scan_tests.cpp
+void partitionTests(Harness &h, std::mt19937 &rng);   // scan_tests.cpp
