@@ -2,6 +2,7 @@
 #include <stream_compaction/cpu.h>
 #include <stream_compaction/efficient.h>
 #include <stream_compaction/naive.h>
+#include <stream_compaction/shared.h>
 #include <stream_compaction/single_pass.h>
 #include <stream_compaction/thrust.h>
 
@@ -72,6 +73,7 @@ void scanTests(Harness &h, std::mt19937 &rng) {
         {"naive", "naive scan", SC::Naive::scan, SC::Naive::timer},
         {"efficient", "work-efficient scan", SC::Efficient::scan, SC::Efficient::timer},
         {"thrust", "thrust scan", SC::Thrust::scan, SC::Thrust::timer},
+        {"shared", "shared-memory scan", SC::Shared::scan, SC::Shared::timer},
         {"single-pass", "single-pass scan", SC::SinglePass::scan, SC::SinglePass::timer},
     };
     for (const GpuScan &s : scans) {
@@ -116,6 +118,7 @@ void compactionTests(Harness &h, std::mt19937 &rng) {
         };
         const GpuCompact compactions[] = {
             {"efficient", "work-efficient compact", SC::Efficient::compact, SC::Efficient::timer},
+            {"shared", "shared-memory compact", SC::Shared::compact, SC::Shared::timer},
             {"single-pass", "single-pass compact", SC::SinglePass::compact, SC::SinglePass::timer},
         };
         for (const GpuCompact &c : compactions) {

@@ -12,6 +12,10 @@ struct BlockSizes {
     int single_pass = 256;  // single-pass scan, compaction and partition (scan.cuh, select.cuh)
 };
 
+// Items per thread of the shared-memory scan: a multiple of 4 (16-byte vectors of ints), a
+// compile-time constant because the items live in registers.
+constexpr int kSharedItemsPerThread = 16;
+
 // Items per thread of the single-pass kernels, in 16-byte vectors (4 ints, 2 doubles): a
 // compile-time constant because the items live in registers.
 constexpr int kSinglePassVectorsPerThread = 4;
