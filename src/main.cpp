@@ -48,6 +48,9 @@ int main(int argc, char *argv[]) {
         scanTests(h, rng);
         compactionTests(h, rng);
         partitionTests(h, rng);
+        radixTests(h, rng);
+        segmentedTests(h, rng);
+        spmvTests(h, rng, args.options.matrixPath);
     } catch (const std::exception &e) {  // e.g. host memory for a huge --size
         std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
         return 1;

@@ -11,8 +11,13 @@ extern long long SIZE;  // the power-of-two tests' size (main.cpp; --size)
 extern long long NPOT;  // SIZE - 3
 
 // Names --only accepts; a test belongs to one of them.
-inline const std::vector<std::string> kTestGroups = {"cpu", "naive", "efficient", "thrust", "shared", "single-pass"};
+inline const std::vector<std::string> kTestGroups = {"cpu", "naive", "efficient", "thrust", "shared", "single-pass", "radix",
+                                                     "segmented", "spmv"};
 
 void scanTests(Harness &h, std::mt19937 &rng);        // scan_tests.cpp
 void compactionTests(Harness &h, std::mt19937 &rng);  // scan_tests.cpp
 void partitionTests(Harness &h, std::mt19937 &rng);   // scan_tests.cpp
+void radixTests(Harness &h, std::mt19937 &rng);       // radix_tests.cpp
+void segmentedTests(Harness &h, std::mt19937 &rng);   // segmented_tests.cpp
+// SpMV on a generated matrix, or on the Matrix Market file `matrixPath` when not empty.
+void spmvTests(Harness &h, std::mt19937 &rng, const std::string &matrixPath);  // segmented_tests.cpp

@@ -25,6 +25,8 @@ void set_block_size(int threads) {
     sizes.efficient = threads;
     sizes.shared = threads;
     sizes.single_pass = threads;
+    sizes.radix = threads < 512 ? threads : 512;  // the radix sort's tile lives in registers: 512 at most
+    sizes.segmented = threads;
 }
 
 }  // namespace StreamCompaction

@@ -10,6 +10,8 @@ struct BlockSizes {
     int efficient = 128;    // Efficient: up-/down-sweep levels, and the map and scatter kernels
     int shared = 256;       // Shared: the hierarchical shared-memory scan
     int single_pass = 256;  // single-pass scan, compaction and partition (scan.cuh, select.cuh)
+    int radix = 512;        // onesweep radix sort (radix_sort.cuh): a multiple of 32 up to 512
+    int segmented = 256;    // merge-path segmented reduce and SpMV (segmented_scan.cuh, spmv.cu)
 };
 
 // Items per thread of the shared-memory scan: a multiple of 4 (16-byte vectors of ints), a

@@ -14,7 +14,6 @@
 #include <climits>
 #include <cstdint>
 #include <cstdio>
-#include <functional>
 #include <string>
 #include <vector>
 

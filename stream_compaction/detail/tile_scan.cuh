@@ -92,6 +92,20 @@ __device__ __forceinline__ void store_tile(T *out, const T (&items)[R][VEC], std
         }
 }
 
+// Calls f(r, k, i) for each of this thread's items (r, k) whose tile offset i is below `valid`.
+template <int R, int VEC, class F>
+__device__ __forceinline__ void for_tile_items(std::size_t valid, F f) {
+    const std::size_t row_items = static_cast<std::size_t>(blockDim.x) * VEC;
+    const bool full = valid == row_items * R;  // a full tile needs no bound checks
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) {
+            const std::size_t i = r * row_items + threadIdx.x * VEC + k;
+            if (full || i < valid) f(r, k, i);
+        }
+}
+
 // Block-wide scan of the threads' row totals. For each row r, prefix[r] is everything before this
 // thread's items in row r: the tile's own prefix (what `tile_prefix_of(tile_aggregate)` returns,
 // run by warp 0: the look-back), then earlier rows, earlier warps of the row, earlier lanes.

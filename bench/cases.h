@@ -1,0 +1,108 @@
+#pragma once
+// What sc_bench measures: every implementation and the anchors (CUB, Thrust, cudaMemcpyAsync) on
+// the same inputs, one Measurement per implementation, operation, size and selectivity.
+#include "timing.h"
+
+#include <stream_compaction/device_buffer.h>
+#include <stream_compaction/tuning.h>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct Options {
+    int runs = 25;        // timed runs per median
+    int max_log2 = 28;    // largest size 2^max_log2
+    bool all = false;     // also the naive scan above 2^26
+    bool sweep = true;    // block-size sweep after the size loop
+    std::string csv;      // CSV path; empty: none
+    std::vector<std::string> parts = {"scan", "radix", "segmented", "spmv"};  // what to run (--only)
+    std::string matrix_dir;  // SpMV's .mtx files (--matrix-dir); empty: the default places
+};
+
+bool runs_part(const Options &options, const std::string &part);
+
+struct Size {
+    std::size_t n;
+    std::string label;  // "2^20" or "2^20-3"
+};
+
+// One implementation timed at one point; the report derives GB/s, items/s, GFLOP/s, % of copy and
+// the ratio to the fastest anchor (CUB, or the best cuSPARSE algorithm) of the same point.
+struct Measurement {
+    std::string operation;  // copy, scan, compact, partition, sweep_scan, sort_keys, sort_pairs, ...
+    std::string implementation;
+    Size size;              // n: elements, keys or nonzeros
+    std::string param;      // what else defines the point: "5" (% kept), "uniform", "bcsstk13.mtx"; "" none
+    double median_ms;
+    double bytes;           // what a perfect implementation reads and writes
+    int block_size = 0;     // threads per block; 0 for the library anchors and the copy
+    bool ok = true;         // same result as the anchor
+    bool anchor = false;    // a reference: the others' ratio is to the fastest anchor of the point
+    double flops = 0;       // floating-point operations (SpMV: 2 nnz); 0 where none are counted
+};
+
+using Sink = std::function<void(const Measurement &)>;
+
+// The block_sizes() field an implementation reads at each launch.
+using BlockField = int StreamCompaction::BlockSizes::*;
+
+class Benchmark {
+public:
+    // Allocates and fills the pools for the largest size.
+    Benchmark(const Options &options, Sink sink);
+    Benchmark(const Benchmark &) = delete;
+    Benchmark &operator=(const Benchmark &) = delete;
+
+    // Device-to-device copy at the largest size, for the report's header (not sent to the sink).
+    Measurement largest_copy();
+    // Every operation at every size.
+    void run_sizes();
+    // Each project scan at 2^24 and 2^28 with block sizes 64..1024; restores the defaults after.
+    void run_sweep();
+
+private:
+    struct Impl {
+        std::string name;
+        BlockField block;                           // nullptr for the anchors
+        std::function<void(std::size_t)> run;       // enqueues one run on the copy at this offset
+        std::function<long long()> result;          // after run(0): what is compared with CUB
+    };
+
+    Impl copy_impl(std::size_t n);
+    std::vector<Impl> scan_impls(std::size_t n);
+    std::vector<Impl> compact_impls(std::size_t n, int keep);
+    std::vector<Impl> partition_impls(std::size_t n, int percent_true);
+    // Verifies `impl` against `reference` on copy 0, then times it.
+    Measurement measure(const char *operation, const Size &size, int param, double bytes, const Impl &impl,
+                        long long reference, Rotation &rotation);
+    // Measures impls[0] (the reference) and then the others; bytes(reference) is the traffic.
+    void run_group(const char *operation, const Size &size, int param, const std::vector<Impl> &impls,
+                   Rotation &rotation, const std::function<double(long long)> &bytes);
+    bool naive_runs(std::size_t n) const;
+    template <class T>
+    T read_back(const T *d_value);
+
+    Options options_;
+    Sink sink_;
+    std::vector<Size> sizes_;
+    std::size_t pool_elems_;
+    Stream stream_;
+    StreamCompaction::DeviceBuffer<int> in_;        // uniform ints in [0, 100)
+    StreamCompaction::DeviceBuffer<int> nonzero_;   // in_ as "keep the non-zeros" for one selectivity
+    StreamCompaction::DeviceBuffer<int> out_;
+    StreamCompaction::DeviceBuffer<char> temp_;     // every implementation's temporary storage
+    StreamCompaction::DeviceBuffer<int> count32_;
+    StreamCompaction::DeviceBuffer<std::size_t> count64_;
+};
+
+// The other parts, each in its own file, each allocating its own data and sending every
+// measurement to the sink. Anchors are measured before the implementations compared with them.
+void run_radix(const Options &options, const Sink &sink);      // radix_cases.cu
+void run_segmented(const Options &options, const Sink &sink);  // segmented_cases.cu
+void run_spmv(const Options &options, const Sink &sink);       // spmv_cases.cu
+
+}  // namespace bench

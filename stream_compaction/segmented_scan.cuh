@@ -1,0 +1,565 @@
+#pragma once
+// Segmented scans and reductions on the device: one scan, one pass, no launch per segment and no
+// key array. A segmented scan is an ordinary scan of (head, value) pairs under the segmented
+// operator (a head restarts the running value), run by the single-pass machinery of scan.cuh with
+// the pairs built on the fly from the caller's arrays; only values are written.
+//
+// Segments come either as head flags (flags[i] != 0: element i starts a segment; element 0 always
+// does) or as CSR offsets (segment s is [offsets[s], offsets[s + 1]); offsets[0] = 0, ascending,
+// offsets[segments] = n; empty segments allowed anywhere).
+//
+//   std::size_t bytes = segmented_scan_temp_bytes<float>(n);
+//   segmented_inclusive_scan(d_values, d_flags, d_out, n, Sum{}, d_temp, bytes);       // by flags
+//   segmented_exclusive_scan_by_offsets(d_values, n, d_offsets, segments, d_out, Max{}, -INFINITY,
+//                                       d_temp, bytes);
+//   segmented_reduce(d_values, n, d_offsets, segments, d_out, Sum{}, 0.0f, d_temp,
+//                    segmented_reduce_temp_bytes<float>(n, segments));                   // one per segment
+//   make_flags(d_shape, segments, d_flags, n, d_temp, make_flags_temp_bytes(segments));
+//   offsets_to_flags(d_offsets, segments, d_flags, n);
+//   flags_to_offsets(d_flags, n, d_offsets, d_segments, d_temp, flags_to_offsets_temp_bytes(n));
+//
+// Any associative operator, commutative or not; values of any trivially copyable type. The
+// inclusive scans may run in place (d_out == d_values); the exclusive ones may not (each element's
+// result is its predecessor's running value, read by another thread). Offsets that break the rules
+// above give wrong results but never an access out of bounds. Errors: std::invalid_argument for
+// bad arguments, cuda_error from CUDA.
+#include "cuda_check.h"
+#include "detail/tile_scan.cuh"
+#include "device_api.h"
+#include "operators.cuh"
+#include "scan.cuh"
+#include "tuning.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace StreamCompaction {
+
+// The scanned pair: `head` is nonzero when a segment starts within the elements it covers, and
+// `value` combines the elements since the last such start.
+template <class V>
+struct SegmentedPair {
+    unsigned head;
+    V value;
+};
+
+// The segmented operator: associative whenever `op` is, and never reorders op's arguments.
+template <class Op>
+struct SegmentedOp {
+    Op op;
+    template <class V>
+    __host__ __device__ SegmentedPair<V> operator()(const SegmentedPair<V> &earlier,
+                                                    const SegmentedPair<V> &later) const {
+        return {earlier.head | later.head, later.head ? later.value : op(earlier.value, later.value)};
+    }
+};
+
+namespace detail {
+
+// Path steps (segment ends plus elements) per thread of the merge-path reduction: a compile-time
+// constant because the staging lives in registers. Larger tiles amortize each tile's two global
+// searches and its look-back (15 was about 1.5x faster than 7 on large matrices on an H100); odd
+// keeps the threads' shared-memory runs on different banks. Staging takes 15 x (sizeof(V) +
+// sizeof(Offset)) bytes per thread: 184 KB for double at 1024 threads.
+constexpr int kMergePathItemsPerThread = 15;
+
+inline std::size_t round_up16(std::size_t bytes) { return (bytes + 15) / 16 * 16; }
+
+inline std::size_t head_bit_words(std::size_t n) { return (n + 31) / 32; }
+
+// Heads read from the caller's flags.
+template <class Flag>
+struct FlagHeads {
+    const Flag *flags;
+    __device__ unsigned operator()(std::size_t i) const { return flags[i] != Flag(0); }
+};
+
+// Heads read from a bitmap built from offsets (bit i of word i / 32).
+struct BitHeads {
+    const unsigned *bits;
+    __device__ unsigned operator()(std::size_t i) const { return bits[i / 32] >> (i % 32) & 1u; }
+};
+
+// Inclusive: item i is (head(i), value i).
+template <class V, class Heads>
+struct InclusiveLoad {
+    const V *values;
+    Heads heads;
+    __device__ SegmentedPair<V> operator()(std::size_t i) const { return {heads(i), values[i]}; }
+};
+
+// Exclusive, as an inclusive scan shifted by one: item i is (1, init) at a head and (0, value i-1)
+// elsewhere, so the inclusive result at i is init combined with its segment's values before i.
+template <class V, class Heads>
+struct ExclusiveLoad {
+    const V *values;
+    Heads heads;
+    V init;
+    __device__ SegmentedPair<V> operator()(std::size_t i) const {
+        const unsigned head = i == 0 || heads(i);
+        const V previous = i > 0 ? values[i - 1] : init;
+        return {head, head ? init : previous};
+    }
+};
+
+template <class V>
+struct ValueStore {
+    V *out;
+    __device__ void operator()(std::size_t i, const SegmentedPair<V> &scanned) const { out[i] = scanned.value; }
+};
+
+struct NoSegmentWork {
+    template <class Offset>
+    __device__ void operator()(std::size_t, Offset, Offset) const {}
+};
+
+// Sets bit offsets[s] of the zeroed bitmap for every non-empty segment s (empty segments start where
+// the next non-empty one does, so they add nothing), and calls per_segment(s, start, end) for
+// every segment: a hook for the SpMV's per-row work. One thread per segment.
+template <class Offset, class PerSegment>
+__global__ void head_bits_kernel(const Offset *offsets, std::size_t segments, std::size_t n, unsigned *bits,
+                                 PerSegment per_segment) {
+    const std::size_t s = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (s >= segments) return;
+    const Offset start = offsets[s], end = offsets[s + 1];
+    if (start < end && start >= 0 && static_cast<std::size_t>(start) < n)
+        atomicOr(&bits[start / 32], 1u << (start % 32));
+    per_segment(s, start, end);
+}
+
+// Zeroes the bitmap and fills it from the offsets.
+template <class Offset, class PerSegment = NoSegmentWork>
+void build_head_bits(const Offset *d_offsets, std::size_t segments, std::size_t n, unsigned *d_bits,
+                     cudaStream_t stream, PerSegment per_segment = {}) {
+    SC_CUDA_CHECK(cudaMemsetAsync(d_bits, 0, head_bit_words(n) * sizeof(unsigned), stream));
+    if (segments == 0) return;
+    const int threads = 256;
+    head_bits_kernel<<<blocks_for(segments, threads), threads, 0, stream>>>(d_offsets, segments, n, d_bits,
+                                                                            per_segment);
+    SC_CHECK_LAUNCH(head_bits_kernel);
+}
+
+// Storage of the offsets-form scans: the bitmap, then the scan's.
+template <class V>
+std::size_t segmented_scan_temp_bytes_for(std::size_t n) {
+    return round_up16(head_bit_words(n) * sizeof(unsigned)) + scan_temp_bytes<SegmentedPair<V>>(n);
+}
+
+template <class V, class Heads, class Op>
+void scan_with_heads(const char *name, bool exclusive, const V *d_values, Heads heads, V *d_out, std::size_t n,
+                     Op op, V init, void *d_scan_temp, std::size_t scan_temp, cudaStream_t stream) {
+    using Pair = SegmentedPair<V>;
+    if (exclusive) {
+        if (d_out == d_values) throw std::invalid_argument(std::string(name) + ": cannot run in place");
+        transform_inclusive_scan<Pair>(n, ExclusiveLoad<V, Heads>{d_values, heads, init}, ValueStore<V>{d_out},
+                                       SegmentedOp<Op>{op}, d_scan_temp, scan_temp, stream);
+    } else {
+        transform_inclusive_scan<Pair>(n, InclusiveLoad<V, Heads>{d_values, heads}, ValueStore<V>{d_out},
+                                       SegmentedOp<Op>{op}, d_scan_temp, scan_temp, stream);
+    }
+}
+
+template <class V, class Flag, class Op>
+void scan_by_flags(const char *name, bool exclusive, const V *d_values, const Flag *d_flags, V *d_out,
+                   std::size_t n, Op op, V init, void *d_temp, std::size_t temp_bytes, cudaStream_t stream) {
+    require_device_pointers(name, n, d_values, d_out);
+    require_device_pointers(name, n, d_flags, d_out);
+    if (n == 0) return;
+    require_temp_storage(name, d_temp, temp_bytes, scan_temp_bytes<SegmentedPair<V>>(n));
+    scan_with_heads(name, exclusive, d_values, FlagHeads<Flag>{d_flags}, d_out, n, op, init, d_temp, temp_bytes,
+                    stream);
+}
+
+template <class V, class Offset, class Op>
+void scan_by_offsets(const char *name, bool exclusive, const V *d_values, std::size_t n, const Offset *d_offsets,
+                     std::size_t segments, V *d_out, Op op, V init, void *d_temp, std::size_t temp_bytes,
+                     cudaStream_t stream) {
+    require_device_pointers(name, n, d_values, d_out);
+    if (d_offsets == nullptr) throw std::invalid_argument(std::string(name) + ": null offsets");
+    if (n == 0) return;
+    require_temp_storage(name, d_temp, temp_bytes, segmented_scan_temp_bytes_for<V>(n));
+    unsigned *bits = static_cast<unsigned *>(d_temp);
+    const std::size_t bit_bytes = round_up16(head_bit_words(n) * sizeof(unsigned));
+    build_head_bits(d_offsets, segments, n, bits, stream);
+    scan_with_heads(name, exclusive, d_values, BitHeads{bits}, d_out, n, op, init,
+                    static_cast<char *>(d_temp) + bit_bytes, temp_bytes - bit_bytes, stream);
+}
+
+// ---- merge-path segmented reduction (Merrill & Garland 2016) ----
+//
+// The merge path of the segment ends offsets[1..segments] and the element indices 0..n-1: a step
+// either consumes an element or ends a segment (once all of its elements are consumed), so the path
+// has segments + n steps however the elements are spread over segments. Each block takes an equal
+// share of it, each thread ITEMS consecutive steps. A thread's segments that end after its first are
+// complete in the thread; the first needs what earlier threads and tiles carry into it, which is an
+// exclusive scan of the threads' (ended a segment, value since the last end) pairs under the
+// segmented operator: across the block by block_row_prefixes, across tiles by decoupled look-back.
+// One launch.
+
+// The point (segment ends consumed, elements consumed) where `diagonal` crosses the merge path of the
+// ends row_end(0..end_count) and the element indices first_element + 0..element_count. Ties go to
+// the end: a segment ends as soon as its last element is consumed, and empty segments at once.
+template <class RowEnd>
+__device__ __forceinline__ void merge_path_search(long long diagonal, RowEnd row_end, long long end_count,
+                                                  long long first_element, long long element_count,
+                                                  long long &ends, long long &elements) {
+    long long low = diagonal > element_count ? diagonal - element_count : 0;
+    long long high = diagonal < end_count ? diagonal : end_count;
+    while (low < high) {
+        const long long pivot = (low + high) / 2;
+        if (row_end(pivot) <= first_element + diagonal - pivot - 1) low = pivot + 1;
+        else high = pivot;
+    }
+    ends = low;
+    elements = diagonal - low;
+}
+
+// merge_path_search by a whole warp, for the tiles' corners in global memory: each round the 32
+// lanes test 32 evenly spaced pivots at once, so the range shrinks 32-fold per dependent load
+// rather than 2-fold. Every lane returns the number of ends consumed.
+template <class RowEnd>
+__device__ __forceinline__ long long warp_merge_path_search(long long diagonal, RowEnd row_end, long long end_count,
+                                                            long long element_count, unsigned lane) {
+    long long low = diagonal > element_count ? diagonal - element_count : 0;
+    long long high = diagonal < end_count ? diagonal : end_count;
+    // The answer is the first x in [low, high) where the end comes after the element it meets
+    // (row_end(x) > diagonal - x - 1), else high; the test is monotone in x, so the lanes whose
+    // pivot passes form a prefix of the warp.
+    while (low < high) {
+        const long long step = (high - low + kWarpThreads - 1) / kWarpThreads;
+        const long long pivot = low + lane * step;
+        const bool passes = pivot < high && row_end(pivot) <= diagonal - pivot - 1;
+        const int passed = __popc(__ballot_sync(kFullMask, passes));
+        if (passed == 0) return low;
+        const long long last_passing = low + (passed - 1) * step;
+        low = last_passing + 1;
+        high = last_passing + step < high ? last_passing + step : high;
+    }
+    return low;
+}
+
+// Copies count (at most blockDim.x * COPIES) items f(j) to staged[j]: every load is issued before
+// the first store, so a thread's loads overlap instead of waiting for each other.
+template <int COPIES, class T, class F>
+__device__ __forceinline__ void stage(T *staged, long long count, F f) {
+    T loaded[COPIES];
+#pragma unroll
+    for (int c = 0; c < COPIES; ++c) {
+        const long long j = threadIdx.x + static_cast<long long>(c) * blockDim.x;
+        if (j < count) loaded[c] = f(j);
+    }
+#pragma unroll
+    for (int c = 0; c < COPIES; ++c) {
+        const long long j = threadIdx.x + static_cast<long long>(c) * blockDim.x;
+        if (j < count) staged[j] = loaded[c];
+    }
+}
+
+template <class V, class Offset>
+std::size_t merge_path_staging_bytes(int threads) {
+    const std::size_t tile_items = static_cast<std::size_t>(threads) * kMergePathItemsPerThread;
+    return tile_items * sizeof(V) + (tile_items + 1) * sizeof(Offset);
+}
+
+// load(i) is element i's value; store(s, total) receives segment s's reduction (`identity` when empty).
+template <class V, class Offset, class Load, class Store, class Op>
+__global__ void __launch_bounds__(1024) merge_path_reduce_kernel(const Offset *offsets, long long segments,
+                                                                 long long n, Load load, Store store, Op op,
+                                                                 V identity, void *status_storage,
+                                                                 std::size_t tiles, u64 *ticket, u64 epoch) {
+    constexpr int ITEMS = kMergePathItemsPerThread;
+    using Pair = SegmentedPair<V>;
+    const SegmentedOp<Op> pair_op{op};
+    auto &smem = shared_storage<TileScanStorage<Pair, 1>>();
+    __shared__ long long tile_corners[4];  // start (ends, elements), then end (ends, elements)
+    extern __shared__ __align__(16) unsigned char merge_path_staging[];
+    const long long tile_items = static_cast<long long>(blockDim.x) * ITEMS;
+    V *tile_values = reinterpret_cast<V *>(merge_path_staging);
+    Offset *tile_row_ends = reinterpret_cast<Offset *>(merge_path_staging + tile_items * sizeof(V));
+    const auto status = TileStatus<Pair>::at(status_storage, tiles);
+
+    const unsigned tile = block_acquire_tile(smem, ticket, epoch);
+    const long long path_length = segments + n;
+    const long long diagonal_start = tile * tile_items;
+    const long long diagonal_end = diagonal_start + tile_items < path_length ? diagonal_start + tile_items : path_length;
+    const auto global_row_end = [&](long long s) { return static_cast<long long>(offsets[s + 1]); };
+    const unsigned warp = threadIdx.x / kWarpThreads, lane = threadIdx.x % kWarpThreads;
+    const unsigned end_warp = blockDim.x > kWarpThreads ? 1 : 0;  // the two searches in parallel
+    if (warp == 0) {
+        const long long ends = warp_merge_path_search(diagonal_start, global_row_end, segments, n, lane);
+        if (lane == 0) {
+            tile_corners[0] = ends;
+            tile_corners[1] = diagonal_start - ends;
+        }
+    }
+    if (warp == end_warp) {
+        const long long ends = warp_merge_path_search(diagonal_end, global_row_end, segments, n, lane);
+        if (lane == 0) {
+            tile_corners[2] = ends;
+            tile_corners[3] = diagonal_end - ends;
+        }
+    }
+    __syncthreads();
+    const long long row_start = tile_corners[0], element_start = tile_corners[1];
+    const long long tile_rows = tile_corners[2] - row_start;  // segment ends on this tile's path
+    const long long tile_elements = tile_corners[3] - element_start;
+    // The ends of the tile's segments, and of the one after, which the last steps compare against.
+    const long long staged_rows = (tile_corners[2] < segments ? tile_corners[2] + 1 : segments) - row_start;
+    // staged_rows <= tile_items + 1 and tile_elements <= tile_items.
+    stage<ITEMS + 1>(tile_row_ends, staged_rows, [&](long long j) { return offsets[row_start + 1 + j]; });
+    stage<ITEMS>(tile_values, tile_elements, [&](long long j) { return load(element_start + j); });
+    __syncthreads();
+
+    const long long tile_length = diagonal_end - diagonal_start;
+    const long long thread_diagonal =
+        static_cast<long long>(threadIdx.x) * ITEMS < tile_length ? static_cast<long long>(threadIdx.x) * ITEMS : tile_length;
+    long long row, element;  // relative to the tile's start
+    merge_path_search(
+        thread_diagonal, [&](long long r) { return static_cast<long long>(tile_row_ends[r]); }, tile_rows,
+        element_start, tile_elements, row, element);
+    const long long steps = tile_length - thread_diagonal;
+
+    V running = identity;
+    V first_total = identity;  // the thread's share of its first segment that ends
+    long long first_row = -1;
+#pragma unroll
+    for (int step = 0; step < ITEMS; ++step) {
+        if (step < steps) {
+            // The bounds checks hold for valid offsets anyway; they keep invalid ones in bounds.
+            const bool consume = element < tile_elements &&
+                                 (row >= staged_rows || element_start + element < tile_row_ends[row]);
+            if (consume) {
+                running = op(running, tile_values[element]);
+                ++element;
+            } else {
+                if (first_row < 0) {
+                    first_row = row;
+                    first_total = running;
+                } else if (row < tile_rows) {
+                    store(row_start + row, running);
+                }
+                running = identity;
+                ++row;
+            }
+        }
+    }
+
+    Pair totals[1] = {Pair{first_row >= 0 ? 1u : 0u, running}};
+    Partial<Pair> carried[1];
+    block_row_prefixes<1>(
+        totals, carried, pair_op,
+        [&](const Pair &aggregate) {
+            return chained_tile_prefix<Pair>(status, tile, epoch, aggregate, Partial<Pair>{Pair{}, false}, pair_op);
+        },
+        smem);
+    if (first_row >= 0 && first_row < tile_rows)
+        store(row_start + first_row, carried[0].valid ? op(carried[0].value.value, first_total) : first_total);
+}
+
+// Storage: the ticket (16 bytes), then the tile status words, sized for the smallest block size.
+template <class V>
+std::size_t merge_path_temp_bytes(std::size_t n, std::size_t segments) {
+    const std::size_t smallest_tile = 32 * kMergePathItemsPerThread;
+    return 16 + TileStatus<SegmentedPair<V>>::bytes((segments + n + smallest_tile - 1) / smallest_tile);
+}
+
+template <class V, class Offset, class Load, class Store, class Op>
+void merge_path_reduce(const char *name, const Offset *d_offsets, std::size_t segments, std::size_t n, Load load,
+                       Store store, Op op, V identity, void *d_temp, std::size_t temp_bytes, cudaStream_t stream) {
+    if (segments == 0) return;
+    require_temp_storage(name, d_temp, temp_bytes, merge_path_temp_bytes<V>(n, segments));
+    const int threads = checked_block_size(block_sizes().segmented);
+    const std::size_t tile_items = static_cast<std::size_t>(threads) * kMergePathItemsPerThread;
+    const std::size_t tiles = (segments + n + tile_items - 1) / tile_items;
+    const std::size_t staging_bytes = merge_path_staging_bytes<V, Offset>(threads);
+    const auto kernel = merge_path_reduce_kernel<V, Offset, Load, Store, Op>;
+    if (staging_bytes > 48 * 1024)
+        SC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(staging_bytes)));
+    char *storage = static_cast<char *>(d_temp);
+    kernel<<<blocks_for(tiles, 1), threads, staging_bytes, stream>>>(
+        d_offsets, static_cast<long long>(segments), static_cast<long long>(n), load, store, op, identity,
+        storage + 16, tiles, reinterpret_cast<u64 *>(storage), next_scan_epoch());
+    SC_CHECK_LAUNCH(merge_path_reduce_kernel);
+}
+
+template <class V>
+struct ArrayLoad {
+    const V *values;
+    __device__ V operator()(long long i) const { return values[i]; }
+};
+
+template <class V>
+struct ArrayStore {
+    V *out;
+    __device__ void operator()(long long s, const V &total) const { out[s] = total; }
+};
+
+// make_flags: the inclusive scan of the shape gives each segment's end; a non-empty segment's start
+// (end - length) gets a flag. Zero-length segments flag nothing.
+template <class Length, class Flag>
+struct FlagSegmentStart {
+    const Length *shape;
+    Flag *flags;
+    std::size_t n;
+    __device__ void operator()(std::size_t s, const std::size_t &end) const {
+        const std::size_t length = static_cast<std::size_t>(shape[s]);
+        if (length > 0 && end - length < n) flags[end - length] = Flag(1);
+    }
+};
+
+template <class Length>
+struct ShapeLoad {
+    const Length *shape;
+    __device__ std::size_t operator()(std::size_t s) const { return static_cast<std::size_t>(shape[s]); }
+};
+
+template <class Offset, class Flag>
+__global__ void flags_from_offsets_kernel(const Offset *offsets, std::size_t segments, Flag *flags, std::size_t n) {
+    const std::size_t s = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+    if (s >= segments) return;
+    const Offset start = offsets[s];
+    if (start < offsets[s + 1] && start >= 0 && static_cast<std::size_t>(start) < n) flags[start] = Flag(1);
+}
+
+// flags_to_offsets: the inclusive count of heads numbers the segments; head i of segment k writes
+// offsets[k] = i, and the last element closes the list with offsets[segments] = n.
+template <class Flag>
+struct HeadCountLoad {
+    const Flag *flags;
+    __device__ std::size_t operator()(std::size_t i) const { return i == 0 || flags[i] != Flag(0); }
+};
+
+template <class Flag, class Offset>
+struct OffsetStore {
+    const Flag *flags;
+    Offset *offsets;
+    std::size_t *segment_count;
+    std::size_t n;
+    __device__ void operator()(std::size_t i, const std::size_t &heads) const {
+        if (i == 0 || flags[i] != Flag(0)) offsets[heads - 1] = static_cast<Offset>(i);
+        if (i == n - 1) {
+            offsets[heads] = static_cast<Offset>(n);
+            *segment_count = heads;
+        }
+    }
+};
+
+}  // namespace detail
+
+// ---- segmented scans ----
+
+// Temporary storage of every segmented scan of n values of type V, by flags or by offsets.
+template <class V>
+std::size_t segmented_scan_temp_bytes(std::size_t n) {
+    return detail::segmented_scan_temp_bytes_for<V>(n);
+}
+
+template <class V, class Flag, class Op>
+void segmented_inclusive_scan(const V *d_values, const Flag *d_flags, V *d_out, std::size_t n, Op op, void *d_temp,
+                              std::size_t temp_bytes, cudaStream_t stream = 0) {
+    detail::scan_by_flags("segmented_inclusive_scan", false, d_values, d_flags, d_out, n, op, V{}, d_temp, temp_bytes,
+                          stream);
+}
+
+// Each segment starts from `init`: out[i] = init op (the segment's values before i).
+template <class V, class Flag, class Op>
+void segmented_exclusive_scan(const V *d_values, const Flag *d_flags, V *d_out, std::size_t n, Op op, V init,
+                              void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+    detail::scan_by_flags("segmented_exclusive_scan", true, d_values, d_flags, d_out, n, op, init, d_temp, temp_bytes,
+                          stream);
+}
+
+// By offsets: the head flags are first set in a bitmap in the temporary storage (one thread per
+// segment), then the scan reads them from there: two launches and n / 8 bytes, not a flag array.
+template <class V, class Offset, class Op>
+void segmented_inclusive_scan_by_offsets(const V *d_values, std::size_t n, const Offset *d_offsets,
+                                         std::size_t segments, V *d_out, Op op, void *d_temp, std::size_t temp_bytes,
+                                         cudaStream_t stream = 0) {
+    detail::scan_by_offsets("segmented_inclusive_scan_by_offsets", false, d_values, n, d_offsets, segments, d_out, op,
+                            V{}, d_temp, temp_bytes, stream);
+}
+
+template <class V, class Offset, class Op>
+void segmented_exclusive_scan_by_offsets(const V *d_values, std::size_t n, const Offset *d_offsets,
+                                         std::size_t segments, V *d_out, Op op, V init, void *d_temp,
+                                         std::size_t temp_bytes, cudaStream_t stream = 0) {
+    detail::scan_by_offsets("segmented_exclusive_scan_by_offsets", true, d_values, n, d_offsets, segments, d_out, op,
+                            init, d_temp, temp_bytes, stream);
+}
+
+// ---- segmented reduction ----
+
+template <class V>
+std::size_t segmented_reduce_temp_bytes(std::size_t n, std::size_t segments) {
+    return detail::merge_path_temp_bytes<V>(n, segments);
+}
+
+// d_out[s] = the values of segment s combined in order, `identity` for an empty segment (op(identity,
+// x) must be x). n must equal offsets[segments]. One launch (merge path): the time does not depend
+// on how the values are spread over the segments.
+template <class V, class Offset, class Op>
+void segmented_reduce(const V *d_values, std::size_t n, const Offset *d_offsets, std::size_t segments, V *d_out,
+                      Op op, V identity, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+    require_device_pointers("segmented_reduce", n, d_values, d_offsets);
+    require_device_pointers("segmented_reduce", segments, d_offsets, d_out);
+    detail::merge_path_reduce("segmented_reduce", d_offsets, segments, n, detail::ArrayLoad<V>{d_values},
+                              detail::ArrayStore<V>{d_out}, op, identity, d_temp, temp_bytes, stream);
+}
+
+// ---- conversions between segment descriptions ----
+
+inline std::size_t make_flags_temp_bytes(std::size_t segments) { return scan_temp_bytes<std::size_t>(segments); }
+
+// From a shape (segment lengths, zeros allowed) summing to n: flags[i] = 1 where a non-empty segment
+// starts, 0 elsewhere. Shape [0,3,1,0,4,2,0] gives flags [1,0,0,1,1,0,0,0,1,0].
+template <class Length, class Flag>
+void make_flags(const Length *d_shape, std::size_t segments, Flag *d_flags, std::size_t n, void *d_temp,
+                std::size_t temp_bytes, cudaStream_t stream = 0) {
+    require_device_pointers("make_flags", segments, d_shape, d_shape);
+    require_device_pointers("make_flags", n, d_flags, d_flags);
+    if (n == 0) return;
+    SC_CUDA_CHECK(cudaMemsetAsync(d_flags, 0, n * sizeof(Flag), stream));
+    if (segments == 0) return;
+    require_temp_storage("make_flags", d_temp, temp_bytes, make_flags_temp_bytes(segments));
+    transform_inclusive_scan<std::size_t>(segments, detail::ShapeLoad<Length>{d_shape},
+                                          detail::FlagSegmentStart<Length, Flag>{d_shape, d_flags, n}, Sum{}, d_temp,
+                                          temp_bytes, stream);
+}
+
+// flags[offsets[s]] = 1 for every non-empty segment s, 0 elsewhere.
+template <class Offset, class Flag>
+void offsets_to_flags(const Offset *d_offsets, std::size_t segments, Flag *d_flags, std::size_t n,
+                      cudaStream_t stream = 0) {
+    require_device_pointers("offsets_to_flags", n, d_offsets, d_flags);
+    if (n == 0) return;
+    SC_CUDA_CHECK(cudaMemsetAsync(d_flags, 0, n * sizeof(Flag), stream));
+    if (segments == 0) return;
+    const int threads = 256;
+    detail::flags_from_offsets_kernel<<<blocks_for(segments, threads), threads, 0, stream>>>(d_offsets, segments,
+                                                                                             d_flags, n);
+    SC_CHECK_LAUNCH(flags_from_offsets_kernel);
+}
+
+inline std::size_t flags_to_offsets_temp_bytes(std::size_t n) { return scan_temp_bytes<std::size_t>(n); }
+
+// The offsets of the segments the flags describe (element 0 always starts one): d_offsets (room for
+// n + 1) receives segments + 1 entries, *d_segments (device memory) the count. One launch.
+template <class Flag, class Offset>
+void flags_to_offsets(const Flag *d_flags, std::size_t n, Offset *d_offsets, std::size_t *d_segments, void *d_temp,
+                      std::size_t temp_bytes, cudaStream_t stream = 0) {
+    require_device_pointers("flags_to_offsets", n, d_flags, d_offsets);
+    if (d_segments == nullptr) throw std::invalid_argument("flags_to_offsets: null segment count");
+    if (n == 0) {
+        SC_CUDA_CHECK(cudaMemsetAsync(d_segments, 0, sizeof(std::size_t), stream));
+        if (d_offsets != nullptr) SC_CUDA_CHECK(cudaMemsetAsync(d_offsets, 0, sizeof(Offset), stream));
+        return;
+    }
+    require_temp_storage("flags_to_offsets", d_temp, temp_bytes, flags_to_offsets_temp_bytes(n));
+    transform_inclusive_scan<std::size_t>(n, detail::HeadCountLoad<Flag>{d_flags},
+                                          detail::OffsetStore<Flag, Offset>{d_flags, d_offsets, d_segments, n}, Sum{},
+                                          d_temp, temp_bytes, stream);
+}
+
+}  // namespace StreamCompaction

@@ -1,0 +1,240 @@
+#include "spmv.h"
+
+#include "cuda_check.h"
+#include "segmented_scan.cuh"
+
+#include <cusparse.h>
+
+#include <string>
+#include <type_traits>
+
+namespace StreamCompaction {
+
+static std::string describe_cusparse(int status, const char *call, const char *file, int line) {
+    const auto code = static_cast<cusparseStatus_t>(status);
+    return std::string("cuSPARSE error (") + file + ":" + std::to_string(line) + "): " + call + ": " +
+           cusparseGetErrorString(code) + " (" + cusparseGetErrorName(code) + ")";
+}
+
+cusparse_error::cusparse_error(int status, const char *call, const char *file, int line)
+    : std::runtime_error(describe_cusparse(status, call, file, line)), status_(status) {}
+
+}  // namespace StreamCompaction
+
+#define SC_CUSPARSE_CHECK(call)                                                                 \
+    do {                                                                                        \
+        const cusparseStatus_t sc_status_ = (call);                                             \
+        if (sc_status_ != CUSPARSE_STATUS_SUCCESS)                                              \
+            throw ::StreamCompaction::cusparse_error(sc_status_, #call, __FILE__, __LINE__);    \
+    } while (0)
+
+namespace StreamCompaction {
+
+const char *spmv_algorithm_name(SpmvAlgorithm algorithm) {
+    switch (algorithm) {
+    case SpmvAlgorithm::Flat: return "flat";
+    case SpmvAlgorithm::MergePath: return "merge-path";
+    case SpmvAlgorithm::CusparseCsrAlg1: return "cusparse-alg1";
+    case SpmvAlgorithm::CusparseCsrAlg2: return "cusparse-alg2";
+    }
+    return "unknown";
+}
+
+namespace {
+
+using detail::BitHeads;
+using detail::round_up16;
+
+// beta * y[row], or 0 without reading y when beta is 0 (BLAS semantics).
+template <class V>
+__device__ __forceinline__ V scaled_old(const V *y, long long row, V beta) {
+    return beta == V(0) ? V(0) : beta * y[row];
+}
+
+// ---- flat: gather, multiply, segmented scan, last element of each row ----
+
+// Per row, beside the head bits: a non-empty row's last nonzero learns its row; an empty row's
+// result, beta * y, is written here since no nonzero will.
+template <class V>
+struct FlatRowSetup {
+    int *row_of_last;
+    V *y;
+    V beta;
+    __device__ void operator()(std::size_t row, int start, int end) const {
+        if (start < end) row_of_last[end - 1] = static_cast<int>(row);
+        else y[row] = scaled_old(y, static_cast<long long>(row), beta);
+    }
+};
+
+template <class V>
+struct FlatProductLoad {
+    const V *values;
+    const int *column_indices;
+    const V *x;
+    BitHeads heads;
+    __device__ SegmentedPair<V> operator()(std::size_t k) const {
+        return {heads(k), values[k] * x[column_indices[k]]};
+    }
+};
+
+// Element k ends its row when the next element starts one, or is the last.
+template <class V>
+struct FlatRowEndStore {
+    BitHeads heads;
+    const int *row_of_last;
+    V *y;
+    V alpha, beta;
+    std::size_t nnz;
+    __device__ void operator()(std::size_t k, const SegmentedPair<V> &scanned) const {
+        if (k + 1 == nnz || heads(k + 1)) {
+            const int row = row_of_last[k];
+            y[row] = alpha * scanned.value + scaled_old(y, row, beta);
+        }
+    }
+};
+
+struct FlatLayout {
+    std::size_t bit_bytes, row_of_last_bytes, scan_bytes;
+    std::size_t total() const { return bit_bytes + row_of_last_bytes + scan_bytes; }
+};
+
+template <class V>
+FlatLayout flat_layout(std::size_t nnz) {
+    return {round_up16(detail::head_bit_words(nnz) * sizeof(unsigned)), round_up16(nnz * sizeof(int)),
+            scan_temp_bytes<SegmentedPair<V>>(nnz)};
+}
+
+template <class V>
+void flat_spmv(const DeviceCsr<V> &a, V alpha, const V *x, V beta, V *y, void *d_temp, std::size_t temp_bytes,
+               cudaStream_t stream) {
+    const FlatLayout layout = flat_layout<V>(a.nnz());
+    char *storage = static_cast<char *>(d_temp);
+    unsigned *bits = reinterpret_cast<unsigned *>(storage);
+    int *row_of_last = reinterpret_cast<int *>(storage + layout.bit_bytes);
+    detail::build_head_bits(a.row_offsets(), a.rows(), a.nnz(), bits, stream, FlatRowSetup<V>{row_of_last, y, beta});
+    const BitHeads heads{bits};
+    transform_inclusive_scan<SegmentedPair<V>>(
+        a.nnz(), FlatProductLoad<V>{a.values(), a.column_indices(), x, heads},
+        FlatRowEndStore<V>{heads, row_of_last, y, alpha, beta, a.nnz()}, SegmentedOp<Sum>{Sum{}},
+        storage + layout.bit_bytes + layout.row_of_last_bytes, temp_bytes - layout.bit_bytes - layout.row_of_last_bytes,
+        stream);
+}
+
+// ---- merge path ----
+
+template <class V>
+struct ProductLoad {
+    const V *values;
+    const int *column_indices;
+    const V *x;
+    __device__ V operator()(long long k) const { return values[k] * x[column_indices[k]]; }
+};
+
+template <class V>
+struct AxpbyStore {
+    V *y;
+    V alpha, beta;
+    __device__ void operator()(long long row, const V &sum) const { y[row] = alpha * sum + scaled_old(y, row, beta); }
+};
+
+template <class V>
+constexpr cudaDataType cuda_type() {
+    return std::is_same_v<V, float> ? CUDA_R_32F : CUDA_R_64F;
+}
+
+cusparseSpMVAlg_t cusparse_algorithm(SpmvAlgorithm algorithm) {
+    return algorithm == SpmvAlgorithm::CusparseCsrAlg1 ? CUSPARSE_SPMV_CSR_ALG1 : CUSPARSE_SPMV_CSR_ALG2;
+}
+
+}  // namespace
+
+// The cuSPARSE state: made with the plan; the vector descriptors, the buffer and the ALG2
+// preprocessing on the first multiplication (they need the vectors), the descriptors again only
+// when the caller passes other vectors.
+template <class V>
+struct Spmv<V>::Cusparse {
+    cusparseHandle_t handle = nullptr;
+    cusparseConstSpMatDescr_t matrix = nullptr;
+    cusparseConstDnVecDescr_t x = nullptr;
+    cusparseDnVecDescr_t y = nullptr;
+    const V *x_data = nullptr;
+    V *y_data = nullptr;
+    DeviceBuffer<char> buffer;
+    bool prepared = false;
+
+    ~Cusparse() {  // no throw from a destructor: release what exists
+        if (x) cusparseDestroyDnVec(x);
+        if (y) cusparseDestroyDnVec(y);
+        if (matrix) cusparseDestroySpMat(matrix);
+        if (handle) cusparseDestroy(handle);
+    }
+};
+
+template <class V>
+Spmv<V>::Spmv(const DeviceCsr<V> &matrix, SpmvAlgorithm algorithm) : matrix_(matrix), algorithm_(algorithm) {
+    switch (algorithm) {
+    case SpmvAlgorithm::Flat: temp_ = DeviceBuffer<char>(flat_layout<V>(matrix.nnz()).total()); break;
+    case SpmvAlgorithm::MergePath:
+        temp_ = DeviceBuffer<char>(segmented_reduce_temp_bytes<V>(matrix.nnz(), matrix.rows()));
+        break;
+    case SpmvAlgorithm::CusparseCsrAlg1:
+    case SpmvAlgorithm::CusparseCsrAlg2:
+        cusparse_ = std::make_unique<Cusparse>();
+        SC_CUSPARSE_CHECK(cusparseCreate(&cusparse_->handle));
+        SC_CUSPARSE_CHECK(cusparseCreateConstCsr(&cusparse_->matrix, matrix.rows(), matrix.cols(),
+                                                 static_cast<int64_t>(matrix.nnz()), matrix.row_offsets(),
+                                                 matrix.column_indices(), matrix.values(), CUSPARSE_INDEX_32I,
+                                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, cuda_type<V>()));
+        break;
+    default: throw std::invalid_argument("Spmv: unknown algorithm");
+    }
+}
+
+template <class V>
+Spmv<V>::~Spmv() = default;
+
+template <class V>
+void Spmv<V>::operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) {
+    const DeviceCsr<V> &a = matrix_;
+    if (a.rows() == 0) return;
+    if (d_y == nullptr || (a.cols() > 0 && d_x == nullptr)) throw std::invalid_argument("Spmv: null vector");
+    switch (algorithm_) {
+    case SpmvAlgorithm::Flat: flat_spmv(a, alpha, d_x, beta, d_y, temp_.get(), temp_.bytes(), stream); return;
+    case SpmvAlgorithm::MergePath:
+        detail::merge_path_reduce("Spmv (merge path)", a.row_offsets(), a.rows(), a.nnz(),
+                                  ProductLoad<V>{a.values(), a.column_indices(), d_x},
+                                  AxpbyStore<V>{d_y, alpha, beta}, Sum{}, V(0), temp_.get(), temp_.bytes(), stream);
+        return;
+    default: break;
+    }
+    Cusparse &c = *cusparse_;
+    const cusparseSpMVAlg_t alg = cusparse_algorithm(algorithm_);
+    SC_CUSPARSE_CHECK(cusparseSetStream(c.handle, stream));
+    if (c.x_data != d_x || c.y_data != d_y || c.x == nullptr) {
+        if (c.x) SC_CUSPARSE_CHECK(cusparseDestroyDnVec(c.x));
+        c.x = nullptr;
+        SC_CUSPARSE_CHECK(cusparseCreateConstDnVec(&c.x, a.cols(), d_x, cuda_type<V>()));
+        if (c.y) SC_CUSPARSE_CHECK(cusparseDestroyDnVec(c.y));
+        c.y = nullptr;
+        SC_CUSPARSE_CHECK(cusparseCreateDnVec(&c.y, a.rows(), d_y, cuda_type<V>()));
+        c.x_data = d_x;
+        c.y_data = d_y;
+    }
+    if (!c.prepared) {
+        std::size_t bytes = 0;
+        SC_CUSPARSE_CHECK(cusparseSpMV_bufferSize(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix, c.x,
+                                                  &beta, c.y, cuda_type<V>(), alg, &bytes));
+        c.buffer = DeviceBuffer<char>(bytes);
+        if (algorithm_ == SpmvAlgorithm::CusparseCsrAlg2)
+            SC_CUSPARSE_CHECK(cusparseSpMV_preprocess(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix,
+                                                      c.x, &beta, c.y, cuda_type<V>(), alg, c.buffer.get()));
+        c.prepared = true;
+    }
+    SC_CUSPARSE_CHECK(cusparseSpMV(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix, c.x, &beta, c.y,
+                                   cuda_type<V>(), alg, c.buffer.get()));
+}
+
+template class Spmv<float>;
+template class Spmv<double>;
+
+}  // namespace StreamCompaction

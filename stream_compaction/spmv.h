@@ -1,0 +1,90 @@
+#pragma once
+// Sparse matrix times vector, y = alpha * A * x + beta * y, for CSR matrices of float or double
+// with 32-bit indices, three ways:
+//   Flat      the textbook data-parallel algorithm: gather x by column and multiply, segmented
+//             inclusive scan of the products by row, each row's last element is its result (two
+//             launches and a memset: the row heads as a bitmap, then one single-pass scan).
+//   MergePath load-balanced (Merrill & Garland 2016): the merge path of row ends and nonzeros is
+//             split evenly over threads, so row-length skew and empty rows cost nothing extra;
+//             rows split between tiles are joined by decoupled look-back. One launch.
+//   CusparseCsrAlg1 / CusparseCsrAlg2   cusparseSpMV, the reference.
+//
+//   const DeviceCsr<float> A(host_matrix);        // validated on the host, then copied
+//   Spmv<float> multiply(A, SpmvAlgorithm::MergePath);   // storage (and cuSPARSE state) made once
+//   multiply(1.0f, d_x, 0.0f, d_y, stream);       // y = A x; beta = 0 never reads y
+//
+// Errors: std::invalid_argument for bad arguments or an invalid matrix, cuda_error from CUDA,
+// cusparse_error from cuSPARSE.
+#include "device_buffer.h"
+#include "matrix_market.h"
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <stdexcept>
+
+namespace StreamCompaction {
+
+class cusparse_error : public std::runtime_error {
+public:
+    // what(): "cuSPARSE error (file:line): call: <status string> (<status name>)"
+    cusparse_error(int status, const char *call, const char *file, int line);
+    int status() const noexcept { return status_; }
+
+private:
+    int status_;
+};
+
+// A CSR matrix in device memory. Made only from a host matrix that validate_csr accepts, so no
+// kernel can read outside it.
+template <class V>
+class DeviceCsr {
+public:
+    explicit DeviceCsr(const CsrMatrix<V> &host)
+        : rows_((validate_csr(host), host.rows)), cols_(host.cols), nnz_(host.nnz()),
+          row_offsets_(DeviceBuffer<int>::from_host(host.row_offsets.data(), host.row_offsets.size())),
+          column_indices_(DeviceBuffer<int>::from_host(host.column_indices.data(), host.nnz())),
+          values_(DeviceBuffer<V>::from_host(host.values.data(), host.nnz())) {}
+
+    int rows() const noexcept { return rows_; }
+    int cols() const noexcept { return cols_; }
+    std::size_t nnz() const noexcept { return nnz_; }
+    const int *row_offsets() const noexcept { return row_offsets_.get(); }
+    const int *column_indices() const noexcept { return column_indices_.get(); }
+    const V *values() const noexcept { return values_.get(); }
+
+private:
+    int rows_, cols_;
+    std::size_t nnz_;
+    DeviceBuffer<int> row_offsets_, column_indices_;
+    DeviceBuffer<V> values_;
+};
+
+enum class SpmvAlgorithm { Flat, MergePath, CusparseCsrAlg1, CusparseCsrAlg2 };
+
+// "flat", "merge-path", "cusparse-alg1", "cusparse-alg2"
+const char *spmv_algorithm_name(SpmvAlgorithm algorithm);
+
+// One matrix, one algorithm: holds the temporary storage (and the cuSPARSE handle, descriptors
+// and buffer), so that each multiplication is only its launches. The matrix must outlive it.
+template <class V>
+class Spmv {
+public:
+    Spmv(const DeviceCsr<V> &matrix, SpmvAlgorithm algorithm);
+    ~Spmv();
+    Spmv(const Spmv &) = delete;
+    Spmv &operator=(const Spmv &) = delete;
+
+    // y = alpha * A * x + beta * y: d_x has cols() elements, d_y rows(); they must not overlap.
+    // With beta = 0, y is only written (NaN there does not propagate).
+    void operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream = 0);
+
+private:
+    struct Cusparse;
+    const DeviceCsr<V> &matrix_;
+    SpmvAlgorithm algorithm_;
+    DeviceBuffer<char> temp_;
+    std::unique_ptr<Cusparse> cusparse_;
+};
+
+}  // namespace StreamCompaction
