@@ -1,5 +1,8 @@
 #include "cases.h"
 
+#include "arena.h"
+#include "fill.h"
+
 #include <stream_compaction/cuda_check.h>
 #include <stream_compaction/device_api.h>
 #include <stream_compaction/efficient.h>
@@ -29,7 +32,6 @@
 #include <cstdio>
 #include <iterator>
 #include <memory>
-#include <stdexcept>
 
 namespace bench {
 namespace {
@@ -45,19 +47,11 @@ constexpr int kSweepLog2[] = {24, 28};
 // The naive scan does O(n log n) work: above this it takes long and tells nothing new (--all).
 constexpr std::size_t kNaiveMax = std::size_t{1} << 26;
 
-// Uniform ints in [0, 100) from a hash of the index (lowbias32): filling a 1 GiB pool takes a
-// millisecond on the device, where a host generator and copy take seconds.
+// Uniform ints in [0, 100).
 __global__ void fill_uniform(int *out, std::size_t count, std::uint32_t seed) {
     for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-        std::uint32_t h = static_cast<std::uint32_t>(i) * 0x9e3779b9u ^ static_cast<std::uint32_t>(i >> 32) ^ seed;
-        h ^= h >> 16;
-        h *= 0x7feb352du;
-        h ^= h >> 15;
-        h *= 0x846ca68bu;
-        h ^= h >> 16;
-        out[i] = static_cast<int>(h % 100u);
-    }
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        out[i] = static_cast<int>(index_hash(i, seed) % 100u);
 }
 
 // The selection `x < keep` restated as "keep the non-zeros" for Efficient and Shared, whose
@@ -67,9 +61,6 @@ __global__ void to_nonzero_selection(const int *in, int *out, std::size_t count,
          i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
         out[i] = in[i] < keep ? in[i] + 1 : 0;
 }
-
-constexpr int kFillThreads = 256;
-unsigned fill_blocks(std::size_t count) { return std::min(StreamCompaction::blocks_for(count, kFillThreads), 8192u); }
 
 // Every scan under the device API's signature, the anchors included.
 using ScanFn = void (*)(const int *, int *, std::size_t, void *, std::size_t, cudaStream_t);
@@ -86,27 +77,6 @@ void single_pass_scan(const int *in, int *out, std::size_t n, void *temp, std::s
     StreamCompaction::exclusive_scan(in, out, n, StreamCompaction::Sum{}, 0, temp, temp_bytes, stream);
 }
 #endif
-
-// Serves thrust::copy_if's temporary allocations from the preallocated storage, so the timed call
-// allocates nothing. Thrust keeps a reference to it, so one arena serves one call.
-class Arena {
-public:
-    using value_type = char;
-    Arena(void *storage, std::size_t bytes) : storage_(static_cast<char *>(storage)), bytes_(bytes) {}
-    char *allocate(std::ptrdiff_t bytes) {
-        const std::size_t start = (used_ + 255) / 256 * 256;
-        if (start + static_cast<std::size_t>(bytes) > bytes_)
-            throw std::runtime_error("thrust::copy_if needs more temporary storage than sc_bench reserved");
-        used_ = start + bytes;
-        return storage_ + start;
-    }
-    void deallocate(char *, std::size_t) noexcept {}
-
-private:
-    char *storage_;
-    std::size_t bytes_;
-    std::size_t used_ = 0;
-};
 
 // Temporary storage that every implementation at size n fits in.
 std::size_t temp_bytes_for(std::size_t n) {

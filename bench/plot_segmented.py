@@ -1,9 +1,91 @@
-"""Figures and table for this part of sc_bench's CSV (called by plot.py)."""
+"""Figures and table for this part of sc_bench's CSV (called by plot.py): the segmented scans.
+
+img/segmented_scan.png: GB/s of each implementation per segmentation, the exclusive segmented sum
+beside the per-segment sum (bytes: the values read and the results written). The Markdown table:
+ms, GB/s and the ratio to CUB at each point. Nothing when the CSV has no segmented rows.
+"""
+import os
+import sys
+
+import matplotlib.pyplot as plt
+
+OPERATIONS = [("segmented_scan", "Exclusive segmented sum of int32"), ("segmented_reduce", "Sum per segment of int32")]
+SEGMENTATIONS = ["mean 4", "mean 64", "mean 4096", "power-law"]
+# CUB and Thrust keep plot.py's colours; ours take colours no other part uses.
+COLORS = {impl: plt.get_cmap("tab10").colors[i]
+          for impl, i in (("cub", 0), ("thrust", 1), ("flags", 8), ("offsets", 9), ("ours", 9))}
+ORDER = list(COLORS)
+
+
+def implementations(rows):
+    names = {r["implementation"] for r in rows}
+    return sorted(names, key=lambda i: (ORDER.index(i) if i in ORDER else len(ORDER), i))
+
+
+def segmentations(rows):
+    names = {str(r["param"]) for r in rows}
+    return sorted(names, key=lambda s: (SEGMENTATIONS.index(s) if s in SEGMENTATIONS else len(SEGMENTATIONS), s))
+
+
+def size_label(n):
+    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else str(n)
+
+
+def points(rows, operation):
+    """The operation's rows at its largest n (sc_bench runs one size)."""
+    selected = [r for r in rows if r["operation"] == operation]
+    if not selected:
+        return []
+    n = max(r["n"] for r in selected)
+    return [r for r in selected if r["n"] == n]
+
+
+def bars(ax, rows, what, gpu):
+    """Grouped bars of GB/s: one group per segmentation, one bar per implementation."""
+    groups = segmentations(rows)
+    impls = implementations(rows)
+    width = 0.8 / len(impls)
+    for i, impl in enumerate(impls):
+        values = {str(r["param"]): r["gbps"] for r in rows if r["implementation"] == impl}
+        xs = [g + (i - (len(impls) - 1) / 2) * width for g in range(len(groups))]
+        ax.bar(xs, [values.get(s, 0) for s in groups], width, label=impl, color=COLORS.get(impl))
+    ax.set_xticks(range(len(groups)), [f"segments: {s}" for s in groups], fontsize=8)
+    ax.set_ylim(0, 1.25 * max(r["gbps"] for r in rows))  # room for the legend
+    ax.set_ylabel("GB/s (values read + results written)")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=8, ncol=len(impls))
+    ax.set_title(f"{what}, n = {size_label(rows[0]['n'])}" + (f"\n{gpu}" if gpu else ""), fontsize=10)
 
 
 def plot(rows, gpu, out):
-    pass
+    panels = [(points(rows, operation), what) for operation, what in OPERATIONS]
+    panels = [(selected, what) for selected, what in panels if selected]
+    if not panels:
+        return
+    fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 5), squeeze=False)
+    for ax, (selected, what) in zip(axes[0], panels):
+        bars(ax, selected, what, gpu)
+    path = os.path.join(out, "segmented_scan.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    print(f"wrote {path}", file=sys.stderr)
 
 
 def markdown(rows):
-    pass
+    """Each operation and segmentation, anchor first: ms, GB/s and the ratio to CUB."""
+    tables = [(operation, points(rows, operation)) for operation, _ in OPERATIONS]
+    tables = [(operation, selected) for operation, selected in tables if selected]
+    if not tables:
+        return
+    print()
+    print("| operation | segments | implementation | n | ms | GB/s | vs CUB |")
+    print("|---|---|---|---|---:|---:|---:|")
+    for operation, selected in tables:
+        for segmentation in segmentations(selected):
+            for impl in implementations(selected):
+                for r in (r for r in selected if str(r["param"]) == segmentation and r["implementation"] == impl):
+                    flag = "" if r["ok"] else " (MISMATCH)"
+                    ratio = "–" if r["ratio"] is None else f"{r['ratio']:.2f}"
+                    print(f"| {operation} | {segmentation} | {impl}{flag} | {size_label(r['n'])} | {r['ms']:.3f} "
+                          f"| {r['gbps']:.0f} | {ratio} |")

@@ -39,8 +39,8 @@ int main(int argc, char *argv[]) {
     const DeviceStatus device = probeDevice();
     std::printf("SIZE = %lld, NPOT = %lld, seed = %u (repeat with --seed %u)\n", SIZE, NPOT, seed, seed);
     const SC::BlockSizes &blocks = SC::block_sizes();
-    std::printf("block sizes: naive %d, efficient %d, shared %d, single-pass %d\n", blocks.naive, blocks.efficient,
-                blocks.shared, blocks.single_pass);
+    std::printf("block sizes: naive %d, efficient %d, shared %d, single-pass %d, radix %d, segmented %d\n",
+                blocks.naive, blocks.efficient, blocks.shared, blocks.single_pass, blocks.radix, blocks.segmented);
     std::printf("GPU: %s\n", device.usable ? device.description.c_str() : ("none (" + device.reason + ")").c_str());
 
     Harness h(args.options.only, device);

@@ -4,7 +4,7 @@
 #include "radix_sort.cuh"
 #include "select.cuh"
 
-#include <utility>
+#include <cstddef>
 
 namespace StreamCompaction {
 namespace Radix {
@@ -35,24 +35,48 @@ struct GoesFirstOnBit {
     }
 };
 
+// The classic sort's storage: the count of each partition's trues (which the sort does not need,
+// but partition writes), then the partition's own storage at a 256-byte boundary.
+constexpr std::size_t kClassicCountBytes = 256;
+
+std::size_t classic_sort_temp_bytes(std::size_t n) {
+    return n == 0 ? 0 : kClassicCountBytes + select_temp_bytes<int>(n);
+}
+
+void classic_sort_keys(const int *d_in, int *d_out, int *d_alternate, std::size_t n, void *d_temp,
+                       std::size_t temp_bytes, cudaStream_t stream) {
+    constexpr const char *kName = "classic_sort_keys";
+    require_device_pointers(kName, n, d_in, d_out);
+    require_device_pointers(kName, n, d_in, d_alternate);
+    detail::require_disjoint(kName, d_in, d_out, n);
+    detail::require_disjoint(kName, d_in, d_alternate, n);
+    detail::require_disjoint(kName, d_alternate, d_out, n);
+    if (n == 0) return;
+    require_temp_storage(kName, d_temp, temp_bytes, classic_sort_temp_bytes(n));
+    std::size_t *true_count = static_cast<std::size_t *>(d_temp);
+    void *partition_temp = static_cast<char *>(d_temp) + kClassicCountBytes;
+    const std::size_t partition_bytes = temp_bytes - kClassicCountBytes;
+    constexpr int kBits = 32;
+    static_assert(kBits % 2 == 0, "with an even number of passes, the odd ones (the last included) write d_out");
+    const int *from = d_in;
+    for (int bit = 0; bit < kBits; ++bit) {
+        int *to = bit % 2 == 0 ? d_alternate : d_out;
+        partition(from, to, true_count, n, GoesFirstOnBit{bit}, partition_temp, partition_bytes, stream);
+        from = to;
+    }
+}
+
 void sortClassic(int n, int *odata, const int *idata) {
     Common::checkHostArgs("Radix::sortClassic", n, odata, idata);
     if (n == 0) return;
-    constexpr int kBits = 32;
-    static_assert(kBits % 2 == 0, "an even number of passes leaves the keys in their first buffer");
-    DeviceBuffer<int> keys = DeviceBuffer<int>::from_host(idata, n);
+    DeviceBuffer<int> in = DeviceBuffer<int>::from_host(idata, n);
+    DeviceBuffer<int> out(n);
     DeviceBuffer<int> alternate(n);
-    DeviceBuffer<std::size_t> first_count(1);
-    DeviceBuffer<char> temp(select_temp_bytes<int>(n));
+    DeviceBuffer<char> temp(classic_sort_temp_bytes(n));
     Common::timeGpu(timer(), [&] {
-        int *from = keys.get();
-        int *to = alternate.get();
-        for (int bit = 0; bit < kBits; ++bit) {
-            partition(from, to, first_count.get(), n, GoesFirstOnBit{bit}, temp.get(), temp.bytes());
-            std::swap(from, to);
-        }
+        classic_sort_keys(in.get(), out.get(), alternate.get(), n, temp.get(), temp.bytes());
     });
-    keys.copy_to_host(odata, n);
+    out.copy_to_host(odata, n);
 }
 
 }  // namespace Radix

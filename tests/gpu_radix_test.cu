@@ -1,6 +1,6 @@
 // The radix sorts (radix_sort.cuh, radix.h) against std::stable_sort: every key and value type,
 // every input shape, tile boundaries, several block sizes, the multi-portion path, garbage and
-// reused temporary storage, bad arguments; at large sizes, 2^31 + 1 keys and the speed against CUB.
+// reused temporary storage, bad arguments; at large sizes, 2^31 + 1 keys. Speed: sc_bench.
 #include <gtest/gtest.h>
 
 #include <stream_compaction/device_buffer.h>
@@ -8,15 +8,12 @@
 #include <stream_compaction/radix_sort.cuh>
 #include <stream_compaction/tuning.h>
 
-#include <cub/device/device_radix_sort.cuh>
-
 #include "gpu_test_util.h"
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <numeric>
@@ -448,6 +445,48 @@ TEST_F(GpuRadix, CourseInterfaceMatchesStdSort) {
     EXPECT_THROW(SC::Radix::sort(4, nullptr, &x), std::invalid_argument);
 }
 
+// The classic sort's device API, which Radix::sortClassic wraps: every shape from garbage outputs
+// and storage, the input left as it was, and bad arguments refused.
+TEST_F(GpuRadix, ClassicDeviceApi) {
+    for (const std::size_t n : {std::size_t(1), std::size_t(33), 3 * tileItems() + 5}) {
+        for (Shape shape : kShapes) {
+            const std::uint32_t seed = freshSeed();
+            SCOPED_TRACE("n = " + std::to_string(n) + ", " + shapeName(shape) + ", seed " + std::to_string(seed));
+            const std::vector<int> keys = makeKeys<int>(n, shape, seed);
+            std::vector<int> expected = keys;
+            std::sort(expected.begin(), expected.end());
+            DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(keys.data(), n), d_out(n), d_alternate(n);
+            DeviceBuffer<char> temp(SC::Radix::classic_sort_temp_bytes(n));
+            d_out.fill_bytes(kPoisonByte);
+            d_alternate.fill_bytes(kPoisonByte);
+            temp.fill_bytes(kPoisonByte);
+            SC::Radix::classic_sort_keys(d_in.get(), d_out.get(), d_alternate.get(), n, temp.get(), temp.bytes());
+            SC_CUDA_CHECK(cudaDeviceSynchronize());
+            std::vector<int> got(n), input_after(n);
+            d_out.copy_to_host(got.data(), n);
+            d_in.copy_to_host(input_after.data(), n);
+            ASSERT_EQ(got, expected);
+            ASSERT_EQ(input_after, keys) << "the sort wrote its input";
+        }
+    }
+    const std::size_t n = 1000;
+    DeviceBuffer<int> keys(2 * n), sorted(n), alternate(n);
+    const std::size_t bytes = SC::Radix::classic_sort_temp_bytes(n);
+    DeviceBuffer<char> temp(bytes);
+    const auto sort = [n](const int *in, int *out, int *scratch, void *storage, std::size_t storage_bytes) {
+        SC::Radix::classic_sort_keys(in, out, scratch, n, storage, storage_bytes);
+    };
+    EXPECT_THROW(sort(nullptr, sorted.get(), alternate.get(), temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW(sort(keys.get(), nullptr, alternate.get(), temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW(sort(keys.get(), sorted.get(), nullptr, temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW(sort(keys.get(), keys.get() + n / 2, alternate.get(), temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW(sort(keys.get(), sorted.get(), sorted.get(), temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW(sort(keys.get(), sorted.get(), alternate.get(), nullptr, bytes), std::invalid_argument);
+    EXPECT_THROW(sort(keys.get(), sorted.get(), alternate.get(), temp.get(), 16), std::invalid_argument);
+    EXPECT_EQ(SC::Radix::classic_sort_temp_bytes(0), 0u);
+    EXPECT_NO_THROW(SC::Radix::classic_sort_keys(nullptr, nullptr, nullptr, 0, nullptr, 0));
+}
+
 // ---- sizes that fill the GPU (left out of sanitizer runs) ----
 
 TEST(GpuLarge, RadixSortAt2To24Plus7) {
@@ -502,71 +541,4 @@ TEST(GpuLarge, RadixSortOf2To31Plus1Keys) {
     EXPECT_EQ(keys[1], INT_MIN);
     EXPECT_EQ(keys[n - 1], INT_MAX);
     EXPECT_EQ(hash_out, hash_in) << "the output is not a permutation of the input";
-}
-
-// Keys per second of ours and of cub::DeviceRadixSort::SortKeys on the same uniform int keys:
-// CUDA events, one warm-up, median of 10. Prints; asserts only that ours sorts as CUB does.
-namespace {
-
-template <class Sort>
-float medianMs(Sort &&sort) {
-    cudaEvent_t start, stop;
-    SC_CUDA_CHECK(cudaEventCreate(&start));
-    SC_CUDA_CHECK(cudaEventCreate(&stop));
-    sort();
-    std::vector<float> times;
-    for (int run = 0; run < 10; ++run) {
-        SC_CUDA_CHECK(cudaEventRecord(start));
-        sort();
-        SC_CUDA_CHECK(cudaEventRecord(stop));
-        SC_CUDA_CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        SC_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        times.push_back(ms);
-    }
-    SC_CUDA_CHECK(cudaEventDestroy(start));
-    SC_CUDA_CHECK(cudaEventDestroy(stop));
-    std::sort(times.begin(), times.end());
-    return (times[4] + times[5]) / 2;
-}
-
-// Prints ours at each block size; the default one is the library's setting.
-void timeOurs(const int *d_keys, int *d_sorted, std::size_t n, const std::vector<int> &expected, float cub_ms,
-              int log2) {
-    for (int threads : {256, 384, 512}) {
-        SC::block_sizes().radix = threads;
-        DeviceBuffer<char> temp(SC::radix_sort_temp_bytes<int>(n));
-        SC_CUDA_CHECK(cudaMemset(d_sorted, kPoisonByte, n * sizeof(int)));
-        const float ms = medianMs([&] { SC::radix_sort_keys(d_keys, d_sorted, n, temp.get(), temp.bytes()); });
-        std::vector<int> got(n);
-        SC_CUDA_CHECK(cudaMemcpy(got.data(), d_sorted, n * sizeof(int), cudaMemcpyDeviceToHost));
-        EXPECT_EQ(got, expected) << "block size " << threads;
-        std::printf("[ radix ] 2^%d keys: ours (%d threads x %d items) %.3f ms, %.2f Gkeys/s, %.2fx cub\n", log2,
-                    threads, SC::kRadixItemsPerThread, ms, n / ms * 1e-6, cub_ms / ms);
-    }
-}
-
-}  // namespace
-
-TEST(GpuLarge, RadixThroughputAgainstCub) {
-    SKIP_WITHOUT_GPU();
-    const SC::BlockSizes saved = SC::block_sizes();
-    for (int log2 : {20, 24, 28}) {
-        const std::size_t n = std::size_t(1) << log2;
-        const std::vector<int> keys = makeKeys<int>(n, Shape::Uniform, freshSeed());
-        DeviceBuffer<int> d_keys = DeviceBuffer<int>::from_host(keys.data(), n), d_sorted(n);
-
-        std::size_t cub_bytes = 0;
-        SC_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, d_keys.get(), d_sorted.get(), int(n)));
-        DeviceBuffer<char> cub_temp(cub_bytes);
-        const float cub_ms = medianMs([&] {
-            SC_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(cub_temp.get(), cub_bytes, d_keys.get(), d_sorted.get(),
-                                                         int(n)));
-        });
-        std::printf("[ radix ] 2^%d keys: cub %.3f ms, %.2f Gkeys/s\n", log2, cub_ms, n / cub_ms * 1e-6);
-        std::vector<int> expected(n);
-        d_sorted.copy_to_host(expected.data(), n);
-        timeOurs(d_keys.get(), d_sorted.get(), n, expected, cub_ms, log2);
-        SC::block_sizes() = saved;
-    }
 }

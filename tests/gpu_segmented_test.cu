@@ -4,8 +4,6 @@
 // boundaries at several block sizes, bad arguments.
 #include <gtest/gtest.h>
 
-#include <cub/device/device_scan.cuh>
-
 #include <stream_compaction/device_buffer.h>
 #include <stream_compaction/segmented.h>
 #include <stream_compaction/segmented_scan.cuh>
@@ -17,7 +15,6 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <type_traits>
 
@@ -444,38 +441,12 @@ TEST_F(Segmented, RejectsBadArguments) {
     SC_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-// ---- sizes that fill the GPU (left out of sanitizer runs), and timings against CUB ----
+// ---- sizes that fill the GPU (left out of sanitizer runs); sc_bench times them ----
 
-namespace {
-
-// Median of 10 timed runs after 3 untimed ones, in ms (CUDA events on the default stream).
-template <class Work>
-float medianMs(Work work) {
-    for (int i = 0; i < 3; ++i) work();
-    cudaEvent_t start, stop;
-    SC_CUDA_CHECK(cudaEventCreate(&start));
-    SC_CUDA_CHECK(cudaEventCreate(&stop));
-    std::vector<float> times;
-    for (int i = 0; i < 10; ++i) {
-        SC_CUDA_CHECK(cudaEventRecord(start));
-        work();
-        SC_CUDA_CHECK(cudaEventRecord(stop));
-        SC_CUDA_CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        SC_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        times.push_back(ms);
-    }
-    SC_CUDA_CHECK(cudaEventDestroy(start));
-    SC_CUDA_CHECK(cudaEventDestroy(stop));
-    std::sort(times.begin(), times.end());
-    return (times[4] + times[5]) / 2;
-}
-
-}  // namespace
-
-TEST(GpuLarge, SegmentedScanAndReduceAgainstCub) {
+TEST(GpuLarge, SegmentedScanAndReduce) {
     SKIP_WITHOUT_GPU();
     for (const double meanLength : {8.0, 1000.0}) {
+        SCOPED_TRACE("mean segment length " + std::to_string(meanLength));
         const std::size_t n = std::size_t(1) << 26;
         const std::vector<int> in = makeInput(n, Fill::Random, freshSeed());
         const Segments segments = randomSegments(n, meanLength, freshSeed());
@@ -485,43 +456,5 @@ TEST(GpuLarge, SegmentedScanAndReduceAgainstCub) {
                             referenceScan(in, segments.flags, SC::Sum{}, false, 0)));
         ASSERT_TRUE(matches(gpuSegmentedReduce(in, segments.offsets, SC::Sum{}, 0),
                             referenceReduce(in, segments.offsets, SC::Sum{}, 0)));
-
-        // Timings: ours by byte flags, int flags and offsets; CUB's exclusive sum by key (segment ids).
-        std::vector<int> keys(n), int_flags(segments.flags.begin(), segments.flags.end());
-        for (std::size_t i = 0, key = 0; i < n; ++i) keys[i] = static_cast<int>(key += (i > 0 && segments.flags[i]));
-        DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), n), d_out(n);
-        DeviceBuffer<int> d_keys = DeviceBuffer<int>::from_host(keys.data(), n);
-        DeviceBuffer<int> d_int_flags = DeviceBuffer<int>::from_host(int_flags.data(), n);
-        DeviceBuffer<std::uint8_t> d_flags = DeviceBuffer<std::uint8_t>::from_host(segments.flags.data(), n);
-        DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(segments.offsets.data(), segments.offsets.size());
-        DeviceBuffer<char> temp(std::max(SC::segmented_scan_temp_bytes<int>(n),
-                                         SC::segmented_reduce_temp_bytes<int>(n, segments.count())));
-        std::size_t cub_bytes = 0;
-        SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(nullptr, cub_bytes, d_keys.get(), d_in.get(), d_out.get(), int(n)));
-        DeviceBuffer<char> cub_temp(cub_bytes);
-        const float cub = medianMs([&] {
-            SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(cub_temp.get(), cub_bytes, d_keys.get(), d_in.get(),
-                                                              d_out.get(), int(n)));
-        });
-        const float byte_flags = medianMs([&] {
-            SC::segmented_exclusive_scan(d_in.get(), d_flags.get(), d_out.get(), n, SC::Sum{}, 0, temp.get(), temp.bytes());
-        });
-        const float word_flags = medianMs([&] {
-            SC::segmented_exclusive_scan(d_in.get(), d_int_flags.get(), d_out.get(), n, SC::Sum{}, 0, temp.get(),
-                                         temp.bytes());
-        });
-        const float by_offsets = medianMs([&] {
-            SC::segmented_exclusive_scan_by_offsets(d_in.get(), n, d_offsets.get(), segments.count(), d_out.get(),
-                                                    SC::Sum{}, 0, temp.get(), temp.bytes());
-        });
-        const float reduce = medianMs([&] {
-            SC::segmented_reduce(d_in.get(), n, d_offsets.get(), segments.count(), d_out.get(), SC::Sum{}, 0,
-                                 temp.get(), temp.bytes());
-        });
-        std::printf("[timing] segmented exclusive sum, 2^26 ints, mean segment %.0f: CUB ExclusiveSumByKey %.3f ms; "
-                    "ours: uint8 flags %.3f ms (%.2fx), int flags %.3f ms (%.2fx), offsets %.3f ms (%.2fx); "
-                    "segmented reduce %.3f ms\n",
-                    meanLength, cub, byte_flags, cub / byte_flags, word_flags, cub / word_flags, by_offsets,
-                    cub / by_offsets, reduce);
     }
 }

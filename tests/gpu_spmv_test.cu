@@ -1,7 +1,7 @@
 // SpMV, y = alpha * A * x + beta * y, by every algorithm (flat, merge path, cuSPARSE ALG1/ALG2) in
 // float and double, against a CPU reference accumulating in double: generated matrices, every
 // shared SuiteSparse matrix, rows of length 0, 1 and 2^20, all-empty matrices, 1 x N and N x 1
-// shapes; invalid CSR rejected before any copy. GpuLarge: big matrices, with timings.
+// shapes; invalid CSR rejected before any copy. GpuLarge: big matrices (sc_bench times them).
 #include <gtest/gtest.h>
 
 #include <stream_compaction/matrix_generators.h>
@@ -12,9 +12,7 @@
 #include "gpu_test_util.h"
 #include "matrix_files.h"
 
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <string>
 
@@ -231,76 +229,32 @@ TEST_F(Spmv, InvalidCsrIsRejectedBeforeAnyKernel) {
     EXPECT_THROW(multiply(1.0f, nullptr, 0.0f, y.get()), std::invalid_argument);
 }
 
-// ---- large matrices, with timings (left out of sanitizer runs) ----
-
-namespace {
-
-template <class Work>
-float medianMs(Work work) {
-    for (int i = 0; i < 3; ++i) work();
-    cudaEvent_t start, stop;
-    SC_CUDA_CHECK(cudaEventCreate(&start));
-    SC_CUDA_CHECK(cudaEventCreate(&stop));
-    std::vector<float> times;
-    for (int i = 0; i < 10; ++i) {
-        SC_CUDA_CHECK(cudaEventRecord(start));
-        work();
-        SC_CUDA_CHECK(cudaEventRecord(stop));
-        SC_CUDA_CHECK(cudaEventSynchronize(stop));
-        float ms = 0;
-        SC_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        times.push_back(ms);
-    }
-    SC_CUDA_CHECK(cudaEventDestroy(start));
-    SC_CUDA_CHECK(cudaEventDestroy(stop));
-    std::sort(times.begin(), times.end());
-    return (times[4] + times[5]) / 2;
-}
-
-// Checks every algorithm once, then prints the median time of each and our best against cuSPARSE's best.
-template <class V>
-void checkAndTime(const std::string &name, const SC::CsrMatrix<V> &host) {
-    checkSpmv(host, all());
-    const SC::DeviceCsr<V> a(host);
-    const std::vector<V> x = randomVector<V>(host.cols, 1);
-    DeviceBuffer<V> d_x = DeviceBuffer<V>::from_host(x.data(), x.size());
-    DeviceBuffer<V> d_y(host.rows);
-    float ms[4];
-    for (int i = 0; i < 4; ++i) {
-        SC::Spmv<V> multiply(a, kAlgorithms[i]);
-        ms[i] = medianMs([&] { multiply(V(1), d_x.get(), V(0), d_y.get()); });
-    }
-    const float cusparse = std::min(ms[2], ms[3]);
-    std::printf("[timing] SpMV %s %s (%d x %d, nnz %zu): flat %.4f ms, merge-path %.4f ms, cuSPARSE ALG1 %.4f ms, "
-                "ALG2 %.4f ms; merge-path vs best cuSPARSE %.2fx\n",
-                name.c_str(), std::is_same_v<V, float> ? "float" : "double", host.rows, host.cols, host.nnz(), ms[0],
-                ms[1], ms[2], ms[3], cusparse / ms[1]);
-}
-
-}  // namespace
+// ---- large matrices (left out of sanitizer runs); sc_bench times them ----
 
 TEST(GpuLarge, SpmvPoisson2d2048) {
     SKIP_WITHOUT_GPU();
     const SC::CsrMatrix<double> m = SC::poisson_2d(2048);
-    checkAndTime("poisson_2d(2048)", m);
-    checkAndTime("poisson_2d(2048)", SC::convert_values<float>(m));
+    checkSpmv(m, all());
+    checkSpmv(SC::convert_values<float>(m), all());
 }
 
 TEST(GpuLarge, SpmvPowerLaw2To22Rows) {
     SKIP_WITHOUT_GPU();
     const SC::CsrMatrix<double> m = SC::power_law(1 << 22, 1 << 22, 1.5, 4, 2024);
-    checkAndTime("power_law(2^22, alpha 1.5, min 4)", m);
-    checkAndTime("power_law(2^22, alpha 1.5, min 4)", SC::convert_values<float>(m));
+    checkSpmv(m, all());
+    checkSpmv(SC::convert_values<float>(m), all());
 }
 
-TEST(GpuLarge, SpmvSharedMatricesTimed) {
+// Every algorithm, cuSPARSE included, on each shared matrix in float (EverySharedMatrix checks ours in both types).
+TEST(GpuLarge, SpmvSharedMatrices) {
     SKIP_WITHOUT_GPU();
     int found = 0;
     for (const SharedMatrix &shared : kSharedMatrices) {
         const std::string path = findMatrixFile(shared.file);
         if (path.empty()) continue;
         ++found;
-        checkAndTime(shared.file, SC::convert_values<float>(SC::read_matrix_market(path)));
+        SCOPED_TRACE(path);
+        checkSpmv(SC::convert_values<float>(SC::read_matrix_market(path)), all());
     }
     if (found == 0) GTEST_SKIP() << "no shared matrices found";
 }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Nsight Compute's speed-of-light view of the fast paths' kernels, for the README's "what limits
+# us": DRAM and compute throughput as % of peak, achieved occupancy, per kernel.
+# Usage: tools/profile.sh LOG_DIR   (on a GPU machine with ncu; builds the harness in build-gpu)
+set -euo pipefail
+logs=${1:?usage: tools/profile.sh LOG_DIR}
+mkdir -p "$logs"
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build-gpu}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" --target stream_compaction_harness >/dev/null
+harness=$build/bin/stream_compaction_harness
+# --clock-control none: the clocks stay as the benchmark saw them.
+profile() {  # profile KERNEL_REGEX LAUNCHES HARNESS_ARGS...
+    local kernels=$1 launches=$2
+    shift 2
+    ncu --clock-control none --section SpeedOfLight --section Occupancy -k "regex:$kernels" -c "$launches" \
+        "$harness" --seed 1 "$@"
+}
+profile 'single_pass_scan_kernel|single_pass_select_kernel|count_kept_kernel' 12 --only single-pass \
+    --size $((1 << 28)) >"$logs/profile.txt" 2>&1
+profile 'radix_onesweep_kernel|radix_histogram_kernel' 10 --only radix --size $((1 << 26)) >>"$logs/profile.txt" 2>&1
+profile 'merge_path_reduce_kernel|csrmv|spmv|Spmv' 8 --only spmv >>"$logs/profile.txt" 2>&1
+grep -E "^  [a-z_].*\(|Duration|DRAM Throughput|Memory Throughput|Compute \(SM\) Throughput|Achieved Occupancy" \
+    "$logs/profile.txt"
