@@ -240,15 +240,7 @@ std::vector<std::size_t> radixSizes() {
     return {0, 1, 2, 33, 1000, tile - 1, tile, tile + 1, 5 * tile + 7};
 }
 
-class GpuRadix : public ::testing::Test {
-protected:
-    void SetUp() override {
-        if (!device().usable) GTEST_SKIP() << "no CUDA device (" << device().reason << ")";
-        saved_ = SC::block_sizes();
-    }
-    void TearDown() override { SC::block_sizes() = saved_; }
-    SC::BlockSizes saved_;
-};
+class GpuRadix : public GpuTest {};
 
 }  // namespace
 

@@ -249,18 +249,12 @@ std::vector<std::size_t> tileSizes(int threads) {
     return {tile - 1, tile, tile + 1, 2 * tile, 33 * tile + 5, path_tile - 1, path_tile + 1, 40 * path_tile};
 }
 
-class Segmented : public ::testing::Test {
+class Segmented : public GpuTest {
 protected:
-    void SetUp() override {
-        if (!device().usable) GTEST_SKIP() << "no CUDA device (" << device().reason << ")";
-        saved_ = SC::block_sizes();
-    }
-    void TearDown() override { SC::block_sizes() = saved_; }
     void setBlockSize(int threads) {
         SC::block_sizes().single_pass = threads;
         SC::block_sizes().segmented = threads;
     }
-    SC::BlockSizes saved_;
 };
 
 }  // namespace

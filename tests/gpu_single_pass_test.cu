@@ -159,15 +159,7 @@ std::vector<std::size_t> tileSizes(int threads) {
     return {tile - 1, tile, tile + 1, 2 * tile, 33 * tile + 5, 100 * tile - 1};
 }
 
-class SinglePass : public ::testing::Test {
-protected:
-    void SetUp() override {
-        if (!device().usable) GTEST_SKIP() << "no CUDA device (" << device().reason << ")";
-        saved_ = SC::block_sizes();
-    }
-    void TearDown() override { SC::block_sizes() = saved_; }
-    SC::BlockSizes saved_;
-};
+class SinglePass : public GpuTest {};
 
 }  // namespace
 

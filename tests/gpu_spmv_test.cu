@@ -113,15 +113,7 @@ SC::CsrMatrix<double> withRowLengths(const std::vector<int> &lengths, int cols, 
     return m;
 }
 
-class Spmv : public ::testing::Test {
-protected:
-    void SetUp() override {
-        if (!device().usable) GTEST_SKIP() << "no CUDA device (" << device().reason << ")";
-        saved_ = SC::block_sizes();
-    }
-    void TearDown() override { SC::block_sizes() = saved_; }
-    SC::BlockSizes saved_;
-};
+class Spmv : public GpuTest {};
 
 }  // namespace
 

@@ -4,6 +4,8 @@
 
 #include "harness.h"
 
+#include <stream_compaction/tuning.h>
+
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -17,6 +19,20 @@ inline const DeviceStatus &device() {
     do {                                                                          \
         if (!device().usable) GTEST_SKIP() << "no CUDA device (" << device().reason << ")"; \
     } while (0)
+
+// The fixture of GPU test suites: skips without a device, and gives back the block sizes that a
+// test changed, so that no test runs with another's.
+class GpuTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        saved_ = StreamCompaction::block_sizes();
+        SKIP_WITHOUT_GPU();
+    }
+    void TearDown() override { StreamCompaction::block_sizes() = saved_; }
+
+private:
+    StreamCompaction::BlockSizes saved_;
+};
 
 // The input shapes every implementation is checked on.
 // HalfZeros: compaction keeps about half.
