@@ -176,6 +176,8 @@ Spmv<V>::Spmv(const DeviceCsr<V> &matrix, SpmvAlgorithm algorithm) : matrix_(mat
     case SpmvAlgorithm::Flat: temp_ = DeviceBuffer<char>(flat_layout<V>(matrix.nnz()).total()); break;
     case SpmvAlgorithm::MergePath:
         temp_ = DeviceBuffer<char>(segmented_reduce_temp_bytes<V>(matrix.nnz(), matrix.rows()));
+        plan_corners_ = DeviceBuffer<long long>(detail::merge_path_plan_entries(matrix.nnz(), matrix.rows()));
+        plan_merge_path(0);
         break;
     case SpmvAlgorithm::CusparseCsrAlg1:
     case SpmvAlgorithm::CusparseCsrAlg2:
@@ -194,6 +196,14 @@ template <class V>
 Spmv<V>::~Spmv() = default;
 
 template <class V>
+void Spmv<V>::plan_merge_path(cudaStream_t stream) {
+    if (matrix_.rows() == 0) return;
+    plan_threads_ = detail::make_merge_path_plan<V>(matrix_.row_offsets(), matrix_.rows(), matrix_.nnz(),
+                                                    plan_corners_.get(), stream)
+                        .threads;
+}
+
+template <class V>
 void Spmv<V>::operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) {
     const DeviceCsr<V> &a = matrix_;
     if (a.rows() == 0) return;
@@ -201,9 +211,12 @@ void Spmv<V>::operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t str
     switch (algorithm_) {
     case SpmvAlgorithm::Flat: flat_spmv(a, alpha, d_x, beta, d_y, temp_.get(), temp_.bytes(), stream); return;
     case SpmvAlgorithm::MergePath:
-        detail::merge_path_reduce("Spmv (merge path)", a.row_offsets(), a.rows(), a.nnz(),
-                                  ProductLoad<V>{a.values(), a.column_indices(), d_x},
-                                  AxpbyStore<V>{d_y, alpha, beta}, Sum{}, V(0), temp_.get(), temp_.bytes(), stream);
+        if (plan_threads_ != detail::merge_path_threads<V>()) plan_merge_path(stream);
+        detail::merge_path_reduce_planned("Spmv (merge path)", detail::MergePathPlan{plan_corners_.get(), plan_threads_},
+                                          a.row_offsets(), a.rows(), a.nnz(),
+                                          ProductLoad<V>{a.values(), a.column_indices(), d_x},
+                                          AxpbyStore<V>{d_y, alpha, beta}, Sum{}, V(0), temp_.get(), temp_.bytes(),
+                                          stream);
         return;
     default: break;
     }

@@ -6,7 +6,8 @@
 //             launches and a memset: the row heads as a bitmap, then one single-pass scan).
 //   MergePath load-balanced (Merrill & Garland 2016): the merge path of row ends and nonzeros is
 //             split evenly over threads, so row-length skew and empty rows cost nothing extra;
-//             rows split between tiles are joined by decoupled look-back. One launch.
+//             rows split between tiles are joined by decoupled look-back. One launch; where each
+//             tile starts is found once, when the Spmv is made (like cuSPARSE's ALG2 preprocessing).
 //   CusparseCsrAlg1 / CusparseCsrAlg2   cusparseSpMV, the reference.
 //
 //   const DeviceCsr<float> A(host_matrix);        // validated on the host, then copied
@@ -81,9 +82,14 @@ public:
 
 private:
     struct Cusparse;
+    void plan_merge_path(cudaStream_t stream);
     const DeviceCsr<V> &matrix_;
     SpmvAlgorithm algorithm_;
     DeviceBuffer<char> temp_;
+    // Merge path: where each tile's share of the path starts, found once for the matrix, and the
+    // block size it was found for (found again when the block size changes).
+    DeviceBuffer<long long> plan_corners_;
+    int plan_threads_ = 0;
     std::unique_ptr<Cusparse> cusparse_;
 };
 

@@ -172,8 +172,17 @@ __device__ __forceinline__ void block_row_prefixes(const T (&totals)[R], Partial
     }
 }
 
+// Whether op(anything, aggregate) == aggregate, so that a tile can publish its aggregate as its
+// inclusive prefix before it knows its own. Never for a general operator; an operator that can
+// tell overloads this beside its type (found by argument-dependent lookup).
+template <class Op, class T>
+__device__ __forceinline__ bool restarts_scan(const Op &, const T &) {
+    return false;
+}
+
 // The look-back step of a tile, for warp 0: publish, look back, publish. `first_prefix` is what
-// comes before tile 0 (the exclusive scan's init, or nothing).
+// comes before tile 0 (the exclusive scan's init, or nothing). A tile whose aggregate restarts the
+// scan publishes it as final at once, so later tiles never wait on this tile's look-back.
 template <class T, class Op, class Status>
 __device__ __forceinline__ Partial<T> chained_tile_prefix(const Status &status, unsigned tile, u64 epoch,
                                                           const T &aggregate, const Partial<T> &first_prefix,
@@ -184,9 +193,10 @@ __device__ __forceinline__ Partial<T> chained_tile_prefix(const Status &status, 
             status.publish(0, combine(first_prefix, Partial<T>{aggregate, true}, op).value, epoch << 1 | 1);
         return first_prefix;
     }
-    if (lane == 0) status.publish(tile, aggregate, epoch << 1);
+    const bool final_at_once = restarts_scan(op, aggregate);
+    if (lane == 0) status.publish(tile, aggregate, epoch << 1 | (final_at_once ? 1 : 0));
     const T exclusive = look_back<T>(status, tile, epoch, op, lane);
-    if (lane == 0) status.publish(tile, op(exclusive, aggregate), epoch << 1 | 1);
+    if (lane == 0 && !final_at_once) status.publish(tile, op(exclusive, aggregate), epoch << 1 | 1);
     return {exclusive, true};
 }
 

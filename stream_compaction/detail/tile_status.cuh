@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <type_traits>
 
 namespace StreamCompaction {
 namespace detail {
@@ -27,20 +28,19 @@ __device__ __forceinline__ void load_volatile_16(const void *p, u64 &a, u64 &b) 
     asm volatile("ld.volatile.global.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
 }
 
-template <class T, bool Packed = (sizeof(T) <= 8)>
-struct TileStatus;
+struct alignas(16) StatusWord {
+    u64 value_bits;
+    u64 tag;
+};
 
 // Values up to 8 bytes share one 16-byte word with their tag.
 template <class T>
-struct TileStatus<T, true> {
-    struct alignas(16) Word {
-        u64 value_bits;
-        u64 tag;
-    };
+struct PackedTileStatus {
+    using Word = StatusWord;
     Word *words;
 
     static std::size_t bytes(std::size_t tiles) { return tiles * sizeof(Word); }
-    __host__ __device__ static TileStatus at(void *storage, std::size_t /*tiles*/) { return {static_cast<Word *>(storage)}; }
+    __host__ __device__ static PackedTileStatus at(void *storage, std::size_t /*tiles*/) { return {static_cast<Word *>(storage)}; }
 
     __device__ void publish(std::size_t tile, const T &value, u64 tag) const {
         u64 bits = 0;
@@ -58,7 +58,7 @@ struct TileStatus<T, true> {
 // Larger values sit beside the tags, in separate aggregate and prefix slots (a tile publishes both,
 // and a reader that saw one tag must not read the other's value). Value, fence, then tag.
 template <class T>
-struct TileStatus<T, false> {
+struct SplitTileStatus {
     static constexpr int kWords = (sizeof(T) + 3) / 4;
     u64 *tags;
     unsigned *aggregates;  // kWords per tile
@@ -68,7 +68,7 @@ struct TileStatus<T, false> {
     static std::size_t bytes(std::size_t tiles) {
         return round16(tiles * sizeof(u64)) + 2 * round16(tiles * kWords * sizeof(unsigned));
     }
-    __host__ __device__ static TileStatus at(void *storage, std::size_t tiles) {
+    __host__ __device__ static SplitTileStatus at(void *storage, std::size_t tiles) {
         char *base = static_cast<char *>(storage);
         const std::size_t tag_bytes = round16(tiles * sizeof(u64));
         const std::size_t value_bytes = round16(tiles * kWords * sizeof(unsigned));
@@ -96,6 +96,16 @@ struct TileStatus<T, false> {
         memcpy(&value, words, sizeof(T));
     }
 };
+
+// The status layout of T: packed when it fits beside the tag, split otherwise. A type may
+// specialize TileStatusFor to pack what the general rule would split (see segmented_pair.cuh).
+template <class T, class Enable = void>
+struct TileStatusFor {
+    using type = std::conditional_t<(sizeof(T) <= 8), PackedTileStatus<T>, SplitTileStatus<T>>;
+};
+
+template <class T>
+using TileStatus = typename TileStatusFor<T>::type;
 
 // Tiles take ids in the order their blocks start, so every tile a block waits on is already
 // running. The ticket word is (epoch & 0xffffffff) << 32 | tiles handed out; the first block of a
