@@ -6,13 +6,14 @@
 #include <climits>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
 namespace StreamCompaction {
 
-template <class V>
-void validate_csr(const CsrMatrix<V> &matrix) {
+template <class V, class Offset>
+void validate_csr(const CsrMatrix<V, Offset> &matrix) {
     const auto fail = [](const std::string &message) { throw std::invalid_argument("invalid CSR matrix: " + message); };
     if (matrix.rows < 0 || matrix.cols < 0)
         fail("negative dimensions " + std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols));
@@ -24,6 +25,9 @@ void validate_csr(const CsrMatrix<V> &matrix) {
         if (matrix.row_offsets[r + 1] < matrix.row_offsets[r])
             fail("row offsets decrease at row " + std::to_string(r) + " (" + std::to_string(matrix.row_offsets[r]) +
                  " then " + std::to_string(matrix.row_offsets[r + 1]) + ")");
+    if (matrix.column_indices.size() > static_cast<std::size_t>(std::numeric_limits<Offset>::max()))
+        fail(std::to_string(matrix.column_indices.size()) +
+             " nonzeros do not fit 32-bit row offsets (use CsrMatrix<V, std::int64_t>)");
     const long long last = matrix.row_offsets[matrix.rows];
     if (static_cast<std::size_t>(last) != matrix.column_indices.size() ||
         matrix.column_indices.size() != matrix.values.size())
@@ -35,8 +39,10 @@ void validate_csr(const CsrMatrix<V> &matrix) {
                  " outside [0, " + std::to_string(matrix.cols) + ")");
 }
 
-template void validate_csr<float>(const CsrMatrix<float> &);
-template void validate_csr<double>(const CsrMatrix<double> &);
+template void validate_csr<float, int>(const CsrMatrix<float, int> &);
+template void validate_csr<double, int>(const CsrMatrix<double, int> &);
+template void validate_csr<float, std::int64_t>(const CsrMatrix<float, std::int64_t> &);
+template void validate_csr<double, std::int64_t>(const CsrMatrix<double, std::int64_t> &);
 
 namespace {
 

@@ -2,19 +2,24 @@
 // Host sparse matrices: the CSR type the SpMV and the tests share, its validation, and a reader of
 // Matrix Market coordinate files. Plain C++: no CUDA here.
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace StreamCompaction {
 
 // Compressed sparse rows: row r's entries are column_indices[k], values[k] for k in
-// [row_offsets[r], row_offsets[r + 1]). 32-bit indices and offsets (nnz <= 2^31 - 1).
-template <class V>
+// [row_offsets[r], row_offsets[r + 1]). 32-bit row and column indices; row offsets of 32 bits
+// (nnz <= 2^31 - 1, the default) or 64 bits (CsrMatrix<V, std::int64_t>, any nnz).
+template <class V, class Offset = int>
 struct CsrMatrix {
+    static_assert(std::is_same_v<Offset, int> || std::is_same_v<Offset, std::int64_t>,
+                  "row offsets are int or std::int64_t");
     int rows = 0;
     int cols = 0;
-    std::vector<int> row_offsets{0};  // rows + 1 entries
+    std::vector<Offset> row_offsets{0};  // rows + 1 entries
     std::vector<int> column_indices;
     std::vector<V> values;
 
@@ -22,20 +27,33 @@ struct CsrMatrix {
 };
 
 // Throws std::invalid_argument naming the first broken rule: negative dimensions, row_offsets
-// not of rows + 1 entries, first offset not 0, offsets decreasing, last offset not equal to the
-// number of column indices and of values, a column index outside [0, cols).
-template <class V>
-void validate_csr(const CsrMatrix<V> &matrix);
+// not of rows + 1 entries, first offset not 0, offsets decreasing, more nonzeros than 32-bit
+// offsets can count, last offset not equal to the number of column indices and of values, a
+// column index outside [0, cols).
+template <class V, class Offset>
+void validate_csr(const CsrMatrix<V, Offset> &matrix);
 
 // The same matrix with values converted to U.
-template <class U, class V>
-CsrMatrix<U> convert_values(const CsrMatrix<V> &matrix) {
-    CsrMatrix<U> out;
+template <class U, class V, class Offset>
+CsrMatrix<U, Offset> convert_values(const CsrMatrix<V, Offset> &matrix) {
+    CsrMatrix<U, Offset> out;
     out.rows = matrix.rows;
     out.cols = matrix.cols;
     out.row_offsets = matrix.row_offsets;
     out.column_indices = matrix.column_indices;
     out.values.assign(matrix.values.begin(), matrix.values.end());
+    return out;
+}
+
+// The same matrix with 64-bit row offsets.
+template <class V>
+CsrMatrix<V, std::int64_t> widen_offsets(const CsrMatrix<V> &matrix) {
+    CsrMatrix<V, std::int64_t> out;
+    out.rows = matrix.rows;
+    out.cols = matrix.cols;
+    out.row_offsets.assign(matrix.row_offsets.begin(), matrix.row_offsets.end());
+    out.column_indices = matrix.column_indices;
+    out.values = matrix.values;
     return out;
 }
 

@@ -4,7 +4,10 @@
 #include "segmented_scan.cuh"
 
 #include <cusparse.h>
+#include <thrust/copy.h>
+#include <thrust/execution_policy.h>
 
+#include <cstdint>
 #include <string>
 #include <type_traits>
 
@@ -60,7 +63,8 @@ struct FlatRowSetup {
     int *row_of_last;
     V *y;
     V beta;
-    __device__ void operator()(std::size_t row, int start, int end) const {
+    template <class Offset>
+    __device__ void operator()(std::size_t row, Offset start, Offset end) const {
         if (start < end) row_of_last[end - 1] = static_cast<int>(row);
         else y[row] = scaled_old(y, static_cast<long long>(row), beta);
     }
@@ -104,8 +108,8 @@ FlatLayout flat_layout(std::size_t nnz) {
             scan_temp_bytes<SegmentedPair<V>>(nnz)};
 }
 
-template <class V>
-void flat_spmv(const DeviceCsr<V> &a, V alpha, const V *x, V beta, V *y, void *d_temp, std::size_t temp_bytes,
+template <class V, class Offset>
+void flat_spmv(const DeviceCsr<V, Offset> &a, V alpha, const V *x, V beta, V *y, void *d_temp, std::size_t temp_bytes,
                cudaStream_t stream) {
     const FlatLayout layout = flat_layout<V>(a.nnz());
     char *storage = static_cast<char *>(d_temp);
@@ -142,6 +146,11 @@ constexpr cudaDataType cuda_type() {
     return std::is_same_v<V, float> ? CUDA_R_32F : CUDA_R_64F;
 }
 
+template <class Offset>
+constexpr cusparseIndexType_t cusparse_index_type() {
+    return sizeof(Offset) == 8 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
+}
+
 cusparseSpMVAlg_t cusparse_algorithm(SpmvAlgorithm algorithm) {
     return algorithm == SpmvAlgorithm::CusparseCsrAlg1 ? CUSPARSE_SPMV_CSR_ALG1 : CUSPARSE_SPMV_CSR_ALG2;
 }
@@ -151,8 +160,8 @@ cusparseSpMVAlg_t cusparse_algorithm(SpmvAlgorithm algorithm) {
 // The cuSPARSE state: made with the plan; the vector descriptors, the buffer and the ALG2
 // preprocessing on the first multiplication (they need the vectors), the descriptors again only
 // when the caller passes other vectors.
-template <class V>
-struct Spmv<V>::Cusparse {
+template <class V, class Offset>
+struct Spmv<V, Offset>::Cusparse {
     cusparseHandle_t handle = nullptr;
     cusparseConstSpMatDescr_t matrix = nullptr;
     cusparseConstDnVecDescr_t x = nullptr;
@@ -160,6 +169,7 @@ struct Spmv<V>::Cusparse {
     const V *x_data = nullptr;
     V *y_data = nullptr;
     DeviceBuffer<char> buffer;
+    DeviceBuffer<std::int64_t> wide_columns;  // for 64-bit offsets: cuSPARSE wants one index width
     bool prepared = false;
 
     ~Cusparse() {  // no throw from a destructor: release what exists
@@ -170,8 +180,8 @@ struct Spmv<V>::Cusparse {
     }
 };
 
-template <class V>
-Spmv<V>::Spmv(const DeviceCsr<V> &matrix, SpmvAlgorithm algorithm) : matrix_(matrix), algorithm_(algorithm) {
+template <class V, class Offset>
+Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix, SpmvAlgorithm algorithm) : matrix_(matrix), algorithm_(algorithm) {
     switch (algorithm) {
     case SpmvAlgorithm::Flat: temp_ = DeviceBuffer<char>(flat_layout<V>(matrix.nnz()).total()); break;
     case SpmvAlgorithm::MergePath:
@@ -180,32 +190,43 @@ Spmv<V>::Spmv(const DeviceCsr<V> &matrix, SpmvAlgorithm algorithm) : matrix_(mat
         plan_merge_path(0);
         break;
     case SpmvAlgorithm::CusparseCsrAlg1:
-    case SpmvAlgorithm::CusparseCsrAlg2:
+    case SpmvAlgorithm::CusparseCsrAlg2: {
         cusparse_ = std::make_unique<Cusparse>();
         SC_CUSPARSE_CHECK(cusparseCreate(&cusparse_->handle));
+        const void *columns = matrix.column_indices();
+        if constexpr (sizeof(Offset) == 8) {
+            // cuSPARSE takes row offsets and column indices of one width only (it reports 64-bit
+            // offsets with 32-bit columns as not supported): a 64-bit copy of the columns.
+            cusparse_->wide_columns = DeviceBuffer<std::int64_t>(matrix.nnz());
+            thrust::copy(thrust::device, matrix.column_indices(), matrix.column_indices() + matrix.nnz(),
+                         cusparse_->wide_columns.get());
+            columns = cusparse_->wide_columns.get();
+        }
         SC_CUSPARSE_CHECK(cusparseCreateConstCsr(&cusparse_->matrix, matrix.rows(), matrix.cols(),
-                                                 static_cast<int64_t>(matrix.nnz()), matrix.row_offsets(),
-                                                 matrix.column_indices(), matrix.values(), CUSPARSE_INDEX_32I,
-                                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, cuda_type<V>()));
+                                                 static_cast<int64_t>(matrix.nnz()), matrix.row_offsets(), columns,
+                                                 matrix.values(), cusparse_index_type<Offset>(),
+                                                 cusparse_index_type<Offset>(), CUSPARSE_INDEX_BASE_ZERO,
+                                                 cuda_type<V>()));
         break;
+    }
     default: throw std::invalid_argument("Spmv: unknown algorithm");
     }
 }
 
-template <class V>
-Spmv<V>::~Spmv() = default;
+template <class V, class Offset>
+Spmv<V, Offset>::~Spmv() = default;
 
-template <class V>
-void Spmv<V>::plan_merge_path(cudaStream_t stream) {
+template <class V, class Offset>
+void Spmv<V, Offset>::plan_merge_path(cudaStream_t stream) {
     if (matrix_.rows() == 0) return;
     plan_threads_ = detail::make_merge_path_plan<V>(matrix_.row_offsets(), matrix_.rows(), matrix_.nnz(),
                                                     plan_corners_.get(), stream)
                         .threads;
 }
 
-template <class V>
-void Spmv<V>::operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) {
-    const DeviceCsr<V> &a = matrix_;
+template <class V, class Offset>
+void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) {
+    const DeviceCsr<V, Offset> &a = matrix_;
     if (a.rows() == 0) return;
     if (d_y == nullptr || (a.cols() > 0 && d_x == nullptr)) throw std::invalid_argument("Spmv: null vector");
     switch (algorithm_) {
@@ -247,7 +268,9 @@ void Spmv<V>::operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t str
                                    cuda_type<V>(), alg, c.buffer.get()));
 }
 
-template class Spmv<float>;
-template class Spmv<double>;
+template class Spmv<float, int>;
+template class Spmv<double, int>;
+template class Spmv<float, std::int64_t>;
+template class Spmv<double, std::int64_t>;
 
 }  // namespace StreamCompaction

@@ -1,6 +1,6 @@
 #pragma once
 // Sparse matrix times vector, y = alpha * A * x + beta * y, for CSR matrices of float or double
-// with 32-bit indices, three ways:
+// with 32-bit row and column indices and 32- or 64-bit row offsets, three ways:
 //   Flat      the textbook data-parallel algorithm: gather x by column and multiply, segmented
 //             inclusive scan of the products by row, each row's last element is its result (two
 //             launches and a memset: the row heads as a bitmap, then one single-pass scan).
@@ -37,27 +37,28 @@ private:
 };
 
 // A CSR matrix in device memory. Made only from a host matrix that validate_csr accepts, so no
-// kernel can read outside it.
-template <class V>
+// kernel can read outside it. Offset: int, or std::int64_t past 2^31 - 1 nonzeros.
+template <class V, class Offset = int>
 class DeviceCsr {
 public:
-    explicit DeviceCsr(const CsrMatrix<V> &host)
+    explicit DeviceCsr(const CsrMatrix<V, Offset> &host)
         : rows_((validate_csr(host), host.rows)), cols_(host.cols), nnz_(host.nnz()),
-          row_offsets_(DeviceBuffer<int>::from_host(host.row_offsets.data(), host.row_offsets.size())),
+          row_offsets_(DeviceBuffer<Offset>::from_host(host.row_offsets.data(), host.row_offsets.size())),
           column_indices_(DeviceBuffer<int>::from_host(host.column_indices.data(), host.nnz())),
           values_(DeviceBuffer<V>::from_host(host.values.data(), host.nnz())) {}
 
     int rows() const noexcept { return rows_; }
     int cols() const noexcept { return cols_; }
     std::size_t nnz() const noexcept { return nnz_; }
-    const int *row_offsets() const noexcept { return row_offsets_.get(); }
+    const Offset *row_offsets() const noexcept { return row_offsets_.get(); }
     const int *column_indices() const noexcept { return column_indices_.get(); }
     const V *values() const noexcept { return values_.get(); }
 
 private:
     int rows_, cols_;
     std::size_t nnz_;
-    DeviceBuffer<int> row_offsets_, column_indices_;
+    DeviceBuffer<Offset> row_offsets_;
+    DeviceBuffer<int> column_indices_;
     DeviceBuffer<V> values_;
 };
 
@@ -68,10 +69,10 @@ const char *spmv_algorithm_name(SpmvAlgorithm algorithm);
 
 // One matrix, one algorithm: holds the temporary storage (and the cuSPARSE handle, descriptors
 // and buffer), so that each multiplication is only its launches. The matrix must outlive it.
-template <class V>
+template <class V, class Offset = int>
 class Spmv {
 public:
-    Spmv(const DeviceCsr<V> &matrix, SpmvAlgorithm algorithm);
+    Spmv(const DeviceCsr<V, Offset> &matrix, SpmvAlgorithm algorithm);
     ~Spmv();
     Spmv(const Spmv &) = delete;
     Spmv &operator=(const Spmv &) = delete;
@@ -83,7 +84,7 @@ public:
 private:
     struct Cusparse;
     void plan_merge_path(cudaStream_t stream);
-    const DeviceCsr<V> &matrix_;
+    const DeviceCsr<V, Offset> &matrix_;
     SpmvAlgorithm algorithm_;
     DeviceBuffer<char> temp_;
     // Merge path: where each tile's share of the path starts, found once for the matrix, and the

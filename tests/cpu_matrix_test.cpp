@@ -159,7 +159,8 @@ SC::CsrMatrix<float> smallCsr() {
     return m;
 }
 
-void expectInvalid(const SC::CsrMatrix<float> &m, const std::string &fragment) {
+template <class Offset>
+void expectInvalid(const SC::CsrMatrix<float, Offset> &m, const std::string &fragment) {
     try {
         SC::validate_csr(m);
         ADD_FAILURE() << "accepted; expected an error about '" << fragment << "'";
@@ -197,6 +198,22 @@ TEST(MatrixMarketCsrValidation, AcceptsValidAndNamesEachBrokenRule) {
     m = smallCsr();
     m.cols = -1;
     expectInvalid(m, "negative");
+}
+
+// The same rules with 64-bit row offsets, whose values may pass 2^31.
+TEST(MatrixMarketCsrValidation, SixtyFourBitOffsetsFollowTheSameRules) {
+    EXPECT_NO_THROW(SC::validate_csr(SC::widen_offsets(smallCsr())));
+    EXPECT_NO_THROW(SC::validate_csr(SC::CsrMatrix<float, std::int64_t>{}));
+    auto m = SC::widen_offsets(smallCsr());
+    m.row_offsets = {0, 2, 1, 3};
+    expectInvalid(m, "decrease at row 1");
+    m.row_offsets = {0, 2, 2, std::int64_t(1) << 40};
+    expectInvalid(m, "last row offset 1099511627776");
+    m.row_offsets = {std::int64_t(1) << 33, 2, 2, 3};
+    expectInvalid(m, "row_offsets[0] = 8589934592");
+    m = SC::widen_offsets(smallCsr());
+    m.column_indices[1] = 4;
+    expectInvalid(m, "column index 4");
 }
 
 // ---- generators ----
