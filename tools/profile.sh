@@ -8,7 +8,7 @@ mkdir -p "$logs"
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-gpu}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --target stream_compaction_harness >/dev/null
+cmake --build "$build" --target stream_compaction_harness sc_bench >/dev/null
 harness=$build/bin/stream_compaction_harness
 # --clock-control none: the clocks stay as the benchmark saw them.
 profile() {  # profile KERNEL_REGEX LAUNCHES HARNESS_ARGS...
@@ -20,6 +20,12 @@ profile() {  # profile KERNEL_REGEX LAUNCHES HARNESS_ARGS...
 profile 'single_pass_scan_kernel|single_pass_select_kernel|count_kept_kernel' 12 --only single-pass \
     --size $((1 << 28)) >"$logs/profile.txt" 2>&1
 profile 'radix_onesweep_kernel|radix_histogram_kernel' 10 --only radix --size $((1 << 26)) >>"$logs/profile.txt" 2>&1
-profile 'merge_path_reduce_kernel|csrmv|spmv|Spmv' 8 --only spmv >>"$logs/profile.txt" 2>&1
+# SpMV: the first launch of each kernel on Poisson 2D 2048^2, sc_bench's first matrix when it finds
+# no .mtx files.
+no_matrices=$(mktemp -d)
+for kernel in merge_path_reduce_kernel csrmv_v3_kernel; do
+    ncu --clock-control none --section SpeedOfLight --section Occupancy -k "$kernel" -c 1 \
+        "$build/bin/sc_bench" --only spmv --matrix-dir "$no_matrices" --runs 20 >>"$logs/profile.txt" 2>&1
+done
 grep -E "^  [a-z_].*\(|Duration|DRAM Throughput|Memory Throughput|Compute \(SM\) Throughput|Achieved Occupancy" \
     "$logs/profile.txt"
