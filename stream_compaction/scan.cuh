@@ -24,9 +24,12 @@ namespace detail {
 
 // One tile of a single-pass scan, for the kernels below: `load_items(base, valid, items)` fills the
 // tile's items (those at [base, base + valid)), `store_items(base, valid, items)` writes the results.
+// first_prefix is what comes before item 0: the exclusive scan's init, or nothing (then an
+// exclusive scan's item 0 receives an unspecified value).
 template <class T, int R, class Op, bool Exclusive, class LoadItems, class StoreItems>
-__device__ __forceinline__ void scan_tile(std::size_t n, Op op, T init, void *status_storage, std::size_t tiles,
-                                          u64 *ticket, u64 epoch, LoadItems load_items, StoreItems store_items) {
+__device__ __forceinline__ void scan_tile(std::size_t n, Op op, Partial<T> first_prefix, void *status_storage,
+                                          std::size_t tiles, u64 *ticket, u64 epoch, LoadItems load_items,
+                                          StoreItems store_items) {
     constexpr int VEC = vector_items<T>();
     auto &smem = shared_storage<TileScanStorage<T, R>>();
     const auto status = TileStatus<T>::at(status_storage, tiles);
@@ -43,7 +46,6 @@ __device__ __forceinline__ void scan_tile(std::size_t n, Op op, T init, void *st
     for (int r = 0; r < R; ++r) totals[r] = thread_reduce<VEC>(items[r], op);
 
     Partial<T> prefix[R];
-    const Partial<T> first_prefix{init, Exclusive};
     block_row_prefixes<R>(
         totals, prefix, op,
         [&](const T &aggregate) { return chained_tile_prefix<T>(status, tile, epoch, aggregate, first_prefix, op); },
@@ -55,7 +57,7 @@ __device__ __forceinline__ void scan_tile(std::size_t n, Op op, T init, void *st
 #pragma unroll
         for (int k = 0; k < VEC; ++k) {
             const T item = items[r][k];
-            if (Exclusive) items[r][k] = running.value;  // valid: tile 0 starts from init
+            if (Exclusive) items[r][k] = running.value;
             running = combine(running, Partial<T>{item, true}, op);
             if (!Exclusive) items[r][k] = running.value;
         }
@@ -70,7 +72,7 @@ __global__ void __launch_bounds__(1024) single_pass_scan_kernel(const T *in, T *
     constexpr int VEC = vector_items<T>();
     constexpr int R = kSinglePassVectorsPerThread;
     scan_tile<T, R, Op, Exclusive>(
-        n, op, init, status_storage, tiles, ticket, epoch,
+        n, op, Partial<T>{init, Exclusive}, status_storage, tiles, ticket, epoch,
         [&](std::size_t base, std::size_t valid, T (&items)[R][VEC]) {
             load_tile<R, VEC>(in + base, items, valid, vectorized);
         },
@@ -92,7 +94,7 @@ __global__ void __launch_bounds__(1024) transform_scan_kernel(std::size_t n, Loa
     constexpr int VEC = vector_items<T>();
     constexpr int R = kTransformScanRows;
     scan_tile<T, R, Op, false>(
-        n, op, T{}, status_storage, tiles, ticket, epoch,
+        n, op, Partial<T>{T{}, false}, status_storage, tiles, ticket, epoch,
         [&](std::size_t base, std::size_t valid, T (&items)[R][VEC]) {
             for_tile_items<R, VEC>(valid, [&](int r, int k, std::size_t i) { items[r][k] = load(base + i); });
         },

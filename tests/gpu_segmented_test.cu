@@ -331,14 +331,38 @@ TEST_F(Segmented, EmptySegmentsEverywhereAndDegenerateShapes) {
     checkScans(values, long_one, SC::Sum{}, 0.0f);
 }
 
-TEST_F(Segmented, InPlaceInclusiveAndRejectedExclusive) {
+TEST_F(Segmented, InPlaceInclusiveAndExclusive) {
     const std::vector<int> in = randomVector<int>(100003, freshSeed());
     const Segments segments = randomSegments(in.size(), 50, freshSeed());
     for (const Form form : {Form::Flags, Form::Offsets})
-        EXPECT_TRUE(matches(gpuSegmentedScan(in, segments, form, false, SC::Sum{}, 0, true),
-                            referenceScan(in, segments.flags, SC::Sum{}, false, 0)));
-    EXPECT_THROW(gpuSegmentedScan(in, segments, Form::Flags, true, SC::Sum{}, 0, true), std::invalid_argument);
-    EXPECT_THROW(gpuSegmentedScan(in, segments, Form::Offsets, true, SC::Sum{}, 0, true), std::invalid_argument);
+        for (const bool exclusive : {false, true})
+            EXPECT_TRUE(matches(gpuSegmentedScan(in, segments, form, exclusive, SC::Sum{}, 7, true),
+                                referenceScan(in, segments.flags, SC::Sum{}, exclusive, 7)));
+}
+
+// Values, flags and results one element past their allocations' starts: too misaligned for a
+// row's vector access, so every tile takes the element-by-element path.
+TEST_F(Segmented, MisalignedPointers) {
+    const std::size_t n = 100003;
+    const std::vector<int> in = randomVector<int>(n + 1, freshSeed());
+    const Segments segments = randomSegments(n + 1, 20, freshSeed());
+    DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), n + 1);
+    DeviceBuffer<std::uint8_t> d_flags = DeviceBuffer<std::uint8_t>::from_host(segments.flags.data(), n + 1);
+    DeviceBuffer<int> d_out(n + 1);
+    DeviceBuffer<char> temp(SC::segmented_scan_temp_bytes<int>(n));
+    const std::vector<int> tail_in(in.begin() + 1, in.end());
+    const std::vector<std::uint8_t> tail_flags(segments.flags.begin() + 1, segments.flags.end());
+    for (const bool exclusive : {false, true}) {
+        d_out.fill_bytes(kPoisonByte);
+        if (exclusive)
+            SC::segmented_exclusive_scan(d_in.get() + 1, d_flags.get() + 1, d_out.get() + 1, n, SC::Sum{}, 3, temp.get(),
+                                         temp.bytes());
+        else SC::segmented_inclusive_scan(d_in.get() + 1, d_flags.get() + 1, d_out.get() + 1, n, SC::Sum{}, temp.get(),
+                                          temp.bytes());
+        std::vector<int> got(n);
+        SC_CUDA_CHECK(cudaMemcpy(got.data(), d_out.get() + 1, n * sizeof(int), cudaMemcpyDeviceToHost));
+        EXPECT_TRUE(matches(got, referenceScan(tail_in, tail_flags, SC::Sum{}, exclusive, 3))) << exclusive;
+    }
 }
 
 TEST_F(Segmented, MakeFlagsAndConversions) {

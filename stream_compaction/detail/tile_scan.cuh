@@ -17,8 +17,17 @@ __host__ __device__ constexpr int vector_items() {
     return (sizeof(T) <= 16 && 16 % sizeof(T) == 0) ? static_cast<int>(16 / sizeof(T)) : 1;
 }
 
+// The alignment of VEC consecutive Ts moved as one access: the largest power of two, at most 16,
+// that divides their size (8 for two ints, 2 for two bytes).
 template <class T, int VEC>
-struct alignas(sizeof(T) * VEC == 16 ? 16 : alignof(T)) Vector {
+__host__ __device__ constexpr std::size_t vector_alignment() {
+    std::size_t bytes = sizeof(T) * VEC, alignment = 1;
+    while (alignment < 16 && bytes % (alignment * 2) == 0) alignment *= 2;
+    return alignment < alignof(T) ? alignof(T) : alignment;
+}
+
+template <class T, int VEC>
+struct alignas(vector_alignment<T, VEC>()) Vector {
     T item[VEC];
 };
 
@@ -45,8 +54,8 @@ __device__ __forceinline__ unsigned block_acquire_tile(Storage &smem, u64 *ticke
     return smem.tile;
 }
 
-// Loads a row-striped tile; `valid` items from `in` (a tile's start). Full tiles from 16-byte
-// aligned memory use vector loads that bypass L1 (each byte is read once).
+// Loads a row-striped tile; `valid` items from `in` (a tile's start). Full tiles use one vector load
+// per row when `vectorized` (the memory is aligned to vector_alignment<T, VEC>()).
 template <int R, int VEC, class T>
 __device__ __forceinline__ void load_tile(const T *in, T (&items)[R][VEC], std::size_t valid, bool vectorized) {
     const std::size_t row_items = static_cast<std::size_t>(blockDim.x) * VEC;
