@@ -19,9 +19,9 @@
 //   flags_to_offsets(d_flags, n, d_offsets, d_segments, d_temp, flags_to_offsets_temp_bytes(n));
 //
 // Any associative operator, commutative or not; values of any trivially copyable type. Every scan
-// may run in place (d_out == d_values). Offsets that break the rules
-// above give wrong results but never an access out of bounds. Errors: std::invalid_argument for
-// bad arguments, cuda_error from CUDA.
+// may run in place (d_out == d_values). Offsets that break the rules above give wrong results but
+// never an access out of bounds. Errors: std::invalid_argument for bad arguments, cuda_error from
+// CUDA.
 #include "cuda_check.h"
 #include "detail/tile_scan.cuh"
 #include "device_api.h"
@@ -43,13 +43,12 @@ inline std::size_t round_up16(std::size_t bytes) { return (bytes + 15) / 16 * 16
 
 __host__ __device__ inline std::size_t head_bit_words(std::size_t n) { return (n + 31) / 32; }
 
-// Heads read from the caller's flags: head(i) for one element, load_tile_heads for a scan tile's
-// items (one vector load per row where the flags are aligned for it).
+// Heads read from the caller's flags, a scan tile's at a time (one vector load per row where the
+// flags are aligned for it).
 template <class Flag>
 struct FlagHeads {
     const Flag *flags;
     bool vectorized;
-    __device__ unsigned operator()(std::size_t i) const { return flags[i] != Flag(0); }
     template <int R, int VEC>
     __device__ void load_tile_heads(std::size_t base, std::size_t valid, unsigned (&heads)[R][VEC]) const {
         Flag loaded[R][VEC];
@@ -90,7 +89,7 @@ __global__ void __launch_bounds__(1024) segmented_scan_kernel(const V *values, H
                                                               std::size_t tiles, u64 *ticket, u64 epoch) {
     using Pair = SegmentedPair<V>;
     constexpr int VEC = vector_items<Pair>();
-    constexpr int R = kTransformScanRows;  // 4 rows: 0.92x CUB where 8 give 1.1x (H100)
+    constexpr int R = kTransformScanRows;  // 8 rows: 1.1x CUB on an H100, where 4 gave 0.92x
     static_assert(R * VEC <= 32, "one bit per item");
     unsigned starts = 0;  // bit r * VEC + k: item (r, k) starts a segment
     scan_tile<Pair, R, SegmentedOp<Op>, Exclusive>(
