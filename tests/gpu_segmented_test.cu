@@ -241,7 +241,7 @@ void checkOnSizes(Op op, T init, T identity, const std::vector<std::size_t> &siz
 }
 
 // Tile = block size x vector_items x kTransformScanRows (head, value) pairs; merge-path
-// tiles are block size x 7 steps. Sizes around both, and past the 32-tile look-back window.
+// tiles are block size x kMergePathItemsPerThread steps. Sizes around both, and past the 32-tile look-back window.
 template <class T>
 std::vector<std::size_t> tileSizes(int threads) {
     const std::size_t tile = SC::detail::transform_tile_items_for<SC::SegmentedPair<T>>(threads);
