@@ -3,8 +3,8 @@
 // the same inputs, one Measurement per implementation, operation, size and selectivity.
 #include "timing.h"
 
-#include <stream_compaction/device_buffer.h>
-#include <stream_compaction/tuning.h>
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/tuning/block_sizes.h>
 
 #include <cstddef>
 #include <functional>

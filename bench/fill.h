@@ -1,7 +1,7 @@
 #pragma once
 // What the parts share to generate their inputs on the device: filling a 1 GiB pool from a hash
 // of the index takes a millisecond there, where a host generator and a copy take seconds.
-#include <stream_compaction/device_api.h>
+#include <stream_compaction/support/device_api.h>
 
 #include <algorithm>
 #include <cstddef>

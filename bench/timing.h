@@ -2,7 +2,7 @@
 // How sc_bench times one implementation: CUDA events around each run on one stream, warm-up runs
 // first, the median of the timed runs, and data rotated through pools so that no run finds its
 // input in L2 (50 MB on an H100) from an earlier run.
-#include <stream_compaction/cuda_check.h>
+#include <stream_compaction/support/cuda_check.h>
 
 #include <algorithm>
 #include <cstddef>

@@ -4,7 +4,7 @@
  * Edit SIZE here, or pass --size N / --block-size B / --seed S / --only GROUP (see --help).
  * Each GPU test calls its implementation once untimed (loading its kernels), then once timed.
  */
-#include <stream_compaction/tuning.h>
+#include <stream_compaction/tuning/block_sizes.h>
 
 #include "cli.h"
 #include "harness.h"

@@ -20,4 +20,4 @@ void partitionTests(Harness &h, std::mt19937 &rng);   // scan_tests.cpp
 void radixTests(Harness &h, std::mt19937 &rng);       // radix_tests.cpp
 void segmentedTests(Harness &h, std::mt19937 &rng);   // segmented_tests.cpp
 // SpMV on a generated matrix, or on the Matrix Market file `matrixPath` when not empty.
-void spmvTests(Harness &h, std::mt19937 &rng, const std::string &matrixPath);  // segmented_tests.cpp
+void spmvTests(Harness &h, std::mt19937 &rng, const std::string &matrixPath);  // spmv_tests.cpp

@@ -1,6 +1,6 @@
-#include "common.h"
+#include <stream_compaction/common.h>
 
-#include "cuda_check.h"
+#include <stream_compaction/support/cuda_check.h>
 
 #include <cstdio>
 #include <cstdlib>

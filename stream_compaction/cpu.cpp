@@ -1,4 +1,4 @@
-#include "cpu.h"
+#include <stream_compaction/cpu.h>
 
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
 // CPU reference implementations, timed with the CPU timer.
-#include "common.h"
+#include <stream_compaction/common.h>
 
 namespace StreamCompaction {
 namespace CPU {

@@ -1,9 +1,9 @@
-#include "efficient.h"
+#include <stream_compaction/efficient.h>
 
-#include "cuda_check.h"
-#include "device_api.h"
-#include "device_buffer.h"
-#include "tuning.h"
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/tuning/block_sizes.h>
 
 #include <climits>
 

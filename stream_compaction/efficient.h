@@ -1,7 +1,7 @@
 #pragma once
 // Work-efficient GPU scan (Blelloch): up-sweep and down-sweep in place over a buffer padded to a
 // power of two, O(n) additions; compaction as map -> scan -> scatter.
-#include "common.h"
+#include <stream_compaction/common.h>
 
 #include <cstddef>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Naive GPU scan (Hillis & Steele): one launch per level, O(n log n) additions, ping-pong buffers.
-#include "common.h"
+#include <stream_compaction/common.h>
 
 #include <cstddef>
 

@@ -1,8 +1,8 @@
-#include "radix.h"
+#include <stream_compaction/radix.h>
 
-#include "device_buffer.h"
-#include "radix_sort.cuh"
-#include "select.cuh"
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/device/radix_sort.cuh>
+#include <stream_compaction/device/select.cuh>
 
 #include <cstddef>
 

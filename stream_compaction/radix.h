@@ -2,7 +2,7 @@
 // Radix sort in the course interface (host pointers, timer): the classic sort of one bit per pass
 // on the single-pass stable partition, and the 8-bit Onesweep sort. The device API of the classic
 // sort is below; Onesweep's, with every key and value type, is radix_sort.cuh.
-#include "common.h"
+#include <stream_compaction/common.h>
 
 #include <cstddef>
 

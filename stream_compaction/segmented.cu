@@ -1,7 +1,8 @@
-#include "segmented.h"
+#include <stream_compaction/segmented.h>
 
-#include "device_buffer.h"
-#include "segmented_scan.cuh"
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/device/segmented_reduce.cuh>
+#include <stream_compaction/device/segmented_scan.cuh>
 
 #include <climits>
 #include <stdexcept>

@@ -1,7 +1,7 @@
 #pragma once
 // Segmented scan and reduction in the course interface (host pointers, timer). The device API with
 // every type, operator and segment description is segmented_scan.cuh.
-#include "common.h"
+#include <stream_compaction/common.h>
 
 namespace StreamCompaction {
 namespace Segmented {

@@ -1,10 +1,11 @@
-#include "shared.h"
+#include <stream_compaction/shared.h>
 
-#include "cuda_check.h"
-#include "detail/warp_scan.cuh"
-#include "device_api.h"
-#include "device_buffer.h"
-#include "tuning.h"
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/detail/warp/warp_scan.cuh>
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/policies.h>
 
 #include <climits>
 #include <cstdint>

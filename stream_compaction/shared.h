@@ -3,7 +3,7 @@
 // blockDim.x * ITEMS elements to one sum; the tile sums are scanned recursively with the same
 // kernels; each block then scans its tile in registers, warp shuffles and shared memory, starting
 // from its tile's prefix. About 3n memory traffic; compaction as map -> scan -> scatter.
-#include "common.h"
+#include <stream_compaction/common.h>
 
 #include <cstddef>
 

@@ -1,8 +1,8 @@
-#include "single_pass.h"
+#include <stream_compaction/single_pass.h>
 
-#include "device_buffer.h"
-#include "scan.cuh"
-#include "select.cuh"
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/device/scan.cuh>
+#include <stream_compaction/device/select.cuh>
 
 namespace StreamCompaction {
 namespace SinglePass {

@@ -2,7 +2,7 @@
 // The single-pass generation in the course interface (host pointers, timer): scan, compaction and
 // stable partition by one pass of decoupled look-back each. The device API with every type and
 // operator is scan.cuh and select.cuh.
-#include "common.h"
+#include <stream_compaction/common.h>
 
 namespace StreamCompaction {
 namespace SinglePass {

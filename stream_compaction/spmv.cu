@@ -1,7 +1,8 @@
-#include "spmv.h"
+#include <stream_compaction/spmv.h>
 
-#include "cuda_check.h"
-#include "segmented_scan.cuh"
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/device/segmented_reduce.cuh>
+#include <stream_compaction/device/segmented_scan.cuh>
 
 #include <cusparse.h>
 #include <thrust/copy.h>

@@ -16,8 +16,8 @@
 //
 // Errors: std::invalid_argument for bad arguments or an invalid matrix, cuda_error from CUDA,
 // cusparse_error from cuSPARSE.
-#include "device_buffer.h"
-#include "matrix_market.h"
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/io/matrix_market.h>
 
 #include <cuda_runtime.h>
 

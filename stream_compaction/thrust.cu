@@ -1,8 +1,8 @@
-#include "thrust.h"
+#include <stream_compaction/thrust.h>
 
-#include "cuda_check.h"
-#include "device_api.h"
-#include "device_buffer.h"
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/device_buffer.h>
 
 #include <cub/device/device_scan.cuh>
 #include <thrust/execution_policy.h>

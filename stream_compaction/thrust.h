@@ -1,6 +1,6 @@
 #pragma once
 // Library baseline: thrust::exclusive_scan (CCCL).
-#include "common.h"
+#include <stream_compaction/common.h>
 
 #include <cstddef>
 

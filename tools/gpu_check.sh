@@ -55,8 +55,8 @@ if [ "$phase" != bench ]; then
 fi
 if [ "$phase" != tests ] && [ -x "$build/bin/sc_bench" ]; then
     step benchmark "$logs/bench.log" "$build/bin/sc_bench" --csv "$logs/bench.csv" ${BENCH_ARGS:-}
-    if [ -f bench/plot.py ]; then
-        step plots "$logs/bench.log" python3 bench/plot.py "$logs/bench.csv" --out img &&
+    if [ -f bench/plot/plot.py ]; then
+        step plots "$logs/bench.log" python3 bench/plot/plot.py "$logs/bench.csv" --out img &&
             tar -cf "$logs/img.tar" img/*.png
     fi
 fi

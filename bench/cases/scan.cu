@@ -1,0 +1,333 @@
+#include "cases.h"
+
+#include "arena.h"
+#include "fill.h"
+
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/efficient.h>
+#include <stream_compaction/naive.h>
+#include <stream_compaction/support/operators.cuh>
+#include <stream_compaction/thrust.h>
+
+#include <stream_compaction/device/scan.cuh>
+#include <stream_compaction/device/select.cuh>
+#include <stream_compaction/shared.h>
+
+#include <cub/device/device_partition.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/copy.h>
+#include <thrust/execution_policy.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <iterator>
+#include <memory>
+
+namespace bench {
+namespace {
+
+using StreamCompaction::BlockSizes;
+using Below = StreamCompaction::LessThan<int>;  // the anchors' predicate: x < keep percent
+
+constexpr std::uint32_t kSeed = 0x5eed2024u;
+constexpr int kPercentKept[] = {5, 50, 95};
+constexpr int kPartitionPercent = 50;
+constexpr int kSweepBlocks[] = {64, 128, 256, 512, 1024};
+constexpr int kSweepLog2[] = {24, 28};
+// The naive scan does O(n log n) work: above this it takes long and tells nothing new (--all).
+constexpr std::size_t kNaiveMax = std::size_t{1} << 26;
+
+// Uniform ints in [0, 100).
+__global__ void fill_uniform(int *out, std::size_t count, std::uint32_t seed) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        out[i] = static_cast<int>(index_hash(i, seed) % 100u);
+}
+
+// The selection `x < keep` restated as "keep the non-zeros" for Efficient and Shared, whose
+// compaction has that predicate built in: every implementation then keeps the same elements.
+__global__ void to_nonzero_selection(const int *in, int *out, std::size_t count, int keep) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        out[i] = in[i] < keep ? in[i] + 1 : 0;
+}
+
+// Every scan under the device API's signature, the anchors included.
+using ScanFn = void (*)(const int *, int *, std::size_t, void *, std::size_t, cudaStream_t);
+using CompactFn = void (*)(const int *, int *, int *, std::size_t, void *, std::size_t, cudaStream_t);
+
+// 32-bit num_items: CUB's offset type for n < 2^31, as Thrust dispatches for these sizes.
+void cub_scan(const int *in, int *out, std::size_t n, void *temp, std::size_t temp_bytes, cudaStream_t stream) {
+    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, static_cast<int>(n), stream));
+}
+
+void single_pass_scan(const int *in, int *out, std::size_t n, void *temp, std::size_t temp_bytes,
+                      cudaStream_t stream) {
+    StreamCompaction::exclusive_scan(in, out, n, StreamCompaction::Sum{}, 0, temp, temp_bytes, stream);
+}
+
+// Temporary storage that every implementation at size n fits in.
+std::size_t temp_bytes_for(std::size_t n) {
+    std::size_t cub_scan_bytes = 0, cub_select_bytes = 0, cub_partition_bytes = 0;
+    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, cub_scan_bytes, static_cast<const int *>(nullptr),
+                                                static_cast<int *>(nullptr), static_cast<int>(n)));
+    SC_CUDA_CHECK(cub::DeviceSelect::If(nullptr, cub_select_bytes, static_cast<const int *>(nullptr),
+                                        static_cast<int *>(nullptr), static_cast<std::size_t *>(nullptr), n,
+                                        Below{0}));
+    SC_CUDA_CHECK(cub::DevicePartition::If(nullptr, cub_partition_bytes, static_cast<const int *>(nullptr),
+                                           static_cast<int *>(nullptr), static_cast<std::size_t *>(nullptr),
+                                           static_cast<int>(n), Below{0}));
+    std::size_t bytes = std::max({cub_scan_bytes, cub_select_bytes, cub_partition_bytes,
+                                  // thrust::copy_if: CUB's select storage and its own counter, with room to spare
+                                  2 * cub_select_bytes + (std::size_t{1} << 20),
+                                  StreamCompaction::Thrust::scan_temp_bytes(n),
+                                  StreamCompaction::Naive::scan_temp_bytes(n),
+                                  StreamCompaction::Efficient::scan_temp_bytes(n),
+                                  StreamCompaction::Efficient::compact_temp_bytes(n)});
+    bytes = std::max({bytes, StreamCompaction::Shared::scan_temp_bytes(n),
+                      StreamCompaction::Shared::compact_temp_bytes(n)});
+    bytes = std::max({bytes, StreamCompaction::scan_temp_bytes<int>(n), StreamCompaction::select_temp_bytes<int>(n)});
+    return bytes;
+}
+
+std::size_t max_temp_bytes(const std::vector<Size> &sizes) {
+    std::size_t bytes = 0;
+    for (const Size &size : sizes) bytes = std::max(bytes, temp_bytes_for(size.n));
+    return bytes;
+}
+
+Size power_of_two(int log2, int minus = 0) {
+    return {(std::size_t{1} << log2) - minus,
+            "2^" + std::to_string(log2) + (minus ? "-" + std::to_string(minus) : std::string())};
+}
+
+// The even powers of two from 2^10, 2^max_log2 itself, and the NPOT sizes 2^20-3 and 2^28-3.
+std::vector<Size> make_sizes(int max_log2) {
+    std::vector<Size> sizes;
+    for (int log2 = 10; log2 <= max_log2; ++log2) {
+        if (log2 == 20 || log2 == 28) sizes.push_back(power_of_two(log2, 3));
+        if (log2 % 2 == 0 || log2 == max_log2) sizes.push_back(power_of_two(log2));
+    }
+    return sizes;
+}
+
+}  // namespace
+
+bool runs_part(const Options &options, const std::string &part) {
+    return std::find(options.parts.begin(), options.parts.end(), part) != options.parts.end();
+}
+
+Benchmark::Benchmark(const Options &options, Sink sink)
+    : options_(options),
+      sink_(std::move(sink)),
+      sizes_(make_sizes(options.max_log2)),
+      pool_elems_(std::max(kPoolMinElems, copy_stride(sizes_.back().n))),
+      in_(pool_elems_),
+      nonzero_(pool_elems_),
+      out_(pool_elems_),
+      temp_(max_temp_bytes(sizes_)),
+      count32_(1),
+      count64_(1) {
+    fill_uniform<<<fill_blocks(pool_elems_), kFillThreads, 0, stream_.get()>>>(in_.get(), pool_elems_, kSeed);
+    SC_CHECK_LAUNCH(fill_uniform);
+}
+
+template <class T>
+T Benchmark::read_back(const T *d_value) {
+    T value{};
+    SC_CUDA_CHECK(cudaMemcpyAsync(&value, d_value, sizeof(T), cudaMemcpyDeviceToHost, stream_.get()));
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    return value;
+}
+
+bool Benchmark::naive_runs(std::size_t n) const { return options_.all || n <= kNaiveMax; }
+
+Benchmark::Impl Benchmark::copy_impl(std::size_t n) {
+    return {"cudaMemcpyAsync", nullptr,
+            [this, n](std::size_t at) {
+                SC_CUDA_CHECK(cudaMemcpyAsync(out_.get() + at, in_.get() + at, n * sizeof(int),
+                                              cudaMemcpyDeviceToDevice, stream_.get()));
+            },
+            [] { return 0LL; }};
+}
+
+std::vector<Benchmark::Impl> Benchmark::scan_impls(std::size_t n) {
+    std::vector<Impl> impls;
+    const auto add = [&](const char *name, BlockField block, ScanFn scan) {
+        impls.push_back({name, block,
+                         [this, n, scan](std::size_t at) {
+                             scan(in_.get() + at, out_.get() + at, n, temp_.get(), temp_.bytes(), stream_.get());
+                         },
+                         [this, n] { return static_cast<long long>(read_back(out_.get() + n - 1)); }});
+    };
+    add("cub", nullptr, cub_scan);
+    add("thrust", nullptr, StreamCompaction::Thrust::exclusive_scan);
+    if (naive_runs(n)) add("naive", &BlockSizes::naive, StreamCompaction::Naive::exclusive_scan);
+    add("efficient", &BlockSizes::efficient, StreamCompaction::Efficient::exclusive_scan);
+    add("shared", &BlockSizes::shared, StreamCompaction::Shared::exclusive_scan);
+    add("single_pass", &BlockSizes::single_pass, single_pass_scan);
+    return impls;
+}
+
+std::vector<Benchmark::Impl> Benchmark::compact_impls(std::size_t n, int keep) {
+    const Below pred{keep};
+    const auto count32 = [this] { return static_cast<long long>(read_back(count32_.get())); };
+    const auto count64 = [this] { return static_cast<long long>(read_back(count64_.get())); };
+    std::vector<Impl> impls;
+    impls.push_back({"cub", nullptr,
+                     [this, n, pred](std::size_t at) {
+                         std::size_t bytes = temp_.bytes();
+                         SC_CUDA_CHECK(cub::DeviceSelect::If(temp_.get(), bytes, in_.get() + at, out_.get() + at,
+                                                             count64_.get(), n, pred, stream_.get()));
+                     },
+                     count64});
+    // thrust::copy_if returns the end of the output, so it waits for the count: the round trip to
+    // the host is part of its time, as it is for every caller of Thrust.
+    const auto thrust_kept = std::make_shared<long long>(0);
+    impls.push_back({"thrust", nullptr,
+                     [this, n, pred, thrust_kept](std::size_t at) {
+                         Arena arena(temp_.get(), temp_.bytes());
+                         const int *in = in_.get() + at;
+                         int *out = out_.get() + at;
+                         *thrust_kept =
+                             thrust::copy_if(thrust::cuda::par_nosync(arena).on(stream_.get()), in, in + n, out, pred) -
+                             out;
+                     },
+                     [thrust_kept] { return *thrust_kept; }});
+    const auto add_nonzero = [&](const char *name, BlockField block, CompactFn compact) {
+        impls.push_back({name, block,
+                         [this, n, compact](std::size_t at) {
+                             compact(nonzero_.get() + at, out_.get() + at, count32_.get(), n, temp_.get(),
+                                     temp_.bytes(), stream_.get());
+                         },
+                         count32});
+    };
+    add_nonzero("efficient", &BlockSizes::efficient, StreamCompaction::Efficient::compact);
+    add_nonzero("shared", &BlockSizes::shared, StreamCompaction::Shared::compact);
+    impls.push_back({"single_pass", &BlockSizes::single_pass,
+                     [this, n, pred](std::size_t at) {
+                         StreamCompaction::select_if(in_.get() + at, out_.get() + at, count64_.get(), n, pred,
+                                                     temp_.get(), temp_.bytes(), stream_.get());
+                     },
+                     count64});
+    return impls;
+}
+
+std::vector<Benchmark::Impl> Benchmark::partition_impls(std::size_t n, int percent_true) {
+    const Below pred{percent_true};
+    const auto count64 = [this] { return static_cast<long long>(read_back(count64_.get())); };
+    std::vector<Impl> impls;
+    // CUB's partition writes the falses in reverse order: not stable, but the same traffic.
+    impls.push_back({"cub", nullptr,
+                     [this, n, pred](std::size_t at) {
+                         std::size_t bytes = temp_.bytes();
+                         SC_CUDA_CHECK(cub::DevicePartition::If(temp_.get(), bytes, in_.get() + at, out_.get() + at,
+                                                                count64_.get(), static_cast<int>(n), pred,
+                                                                stream_.get()));
+                     },
+                     count64});
+    impls.push_back({"single_pass", &BlockSizes::single_pass,
+                     [this, n, pred](std::size_t at) {
+                         StreamCompaction::partition(in_.get() + at, out_.get() + at, count64_.get(), n, pred,
+                                                     temp_.get(), temp_.bytes(), stream_.get());
+                     },
+                     count64});
+    return impls;
+}
+
+Measurement Benchmark::measure(const char *operation, const Size &size, int param, double bytes, const Impl &impl,
+                               long long reference, Rotation &rotation) {
+    impl.run(0);
+    const long long value = impl.result();
+    const bool ok = value == reference;
+    if (!ok)
+        std::fprintf(stderr, "warning: %s %s n=%s%s: %s %lld, CUB's %lld\n", impl.name.c_str(), operation,
+                     size.label.c_str(), param >= 0 ? (" " + std::to_string(param) + "%").c_str() : "",
+                     std::string(operation).find("scan") != std::string::npos ? "last element" : "count", value,
+                     reference);
+    const double ms = median_ms(stream_.get(), rotation, options_.runs, impl.run);
+    const int block_size = impl.block ? StreamCompaction::block_sizes().*impl.block : 0;
+    Measurement m{operation, impl.name, size, param < 0 ? "" : std::to_string(param), ms, bytes, block_size, ok};
+    m.anchor = impl.name == "cub";
+    return m;
+}
+
+void Benchmark::run_group(const char *operation, const Size &size, int param, const std::vector<Impl> &impls,
+                          Rotation &rotation, const std::function<double(long long)> &bytes) {
+    impls.front().run(0);
+    const long long reference = impls.front().result();
+    for (const Impl &impl : impls) sink_(measure(operation, size, param, bytes(reference), impl, reference, rotation));
+}
+
+Measurement Benchmark::largest_copy() {
+    const Size &size = sizes_.back();
+    Rotation rotation(size.n, pool_elems_);
+    return measure("copy", size, -1, 8.0 * size.n, copy_impl(size.n), 0, rotation);
+}
+
+void Benchmark::run_sizes() {
+    const std::size_t groups = sizes_.size() * (3 + std::size(kPercentKept));
+    std::size_t group = 0;
+    const auto progress = [&](const Size &size, const std::string &what) {
+        std::fprintf(stderr, "[%zu/%zu] n=%s %s\n", ++group, groups, size.label.c_str(), what.c_str());
+    };
+    for (const Size &size : sizes_) {
+        const std::size_t n = size.n;
+        // A rotation per size, shared by its groups, so that no implementation reruns on the
+        // copies that the previous one left in L2.
+        Rotation rotation(n, pool_elems_);
+        const auto read_and_write = [n](long long) { return 8.0 * n; };
+        progress(size, "copy");
+        run_group("copy", size, -1, {copy_impl(n)}, rotation, read_and_write);
+        progress(size, "scan");
+        run_group("scan", size, -1, scan_impls(n), rotation, read_and_write);
+        for (const int keep : kPercentKept) {
+            progress(size, "compact " + std::to_string(keep) + "%");
+            to_nonzero_selection<<<fill_blocks(rotation.span()), kFillThreads, 0, stream_.get()>>>(
+                in_.get(), nonzero_.get(), rotation.span(), keep);
+            SC_CHECK_LAUNCH(to_nonzero_selection);
+            // Read every input, write the kept ones and the count.
+            run_group("compact", size, keep, compact_impls(n, keep), rotation,
+                      [n](long long kept) { return 4.0 * n + 4.0 * kept + 4.0; });
+        }
+        progress(size, "partition " + std::to_string(kPartitionPercent) + "%");
+        run_group("partition", size, kPartitionPercent, partition_impls(n, kPartitionPercent), rotation,
+                  read_and_write);
+    }
+}
+
+void Benchmark::run_sweep() {
+    const BlockSizes defaults = StreamCompaction::block_sizes();
+    std::vector<std::pair<Size, std::vector<Impl>>> plan;  // the project's scans at each sweep size
+    std::size_t total = 0;
+    for (const int log2 : kSweepLog2) {
+        if (log2 > options_.max_log2) continue;
+        const Size size = power_of_two(log2);
+        std::vector<Impl> impls = scan_impls(size.n);
+        total += std::count_if(impls.begin(), impls.end(), [](const Impl &impl) { return impl.block; }) *
+                 std::size(kSweepBlocks);
+        plan.emplace_back(size, std::move(impls));
+    }
+    std::size_t done = 0;
+    for (const auto &[size, impls] : plan) {
+        Rotation rotation(size.n, pool_elems_);
+        impls.front().run(0);  // CUB: the reference last element
+        const long long reference = impls.front().result();
+        for (const Impl &impl : impls) {
+            if (!impl.block) continue;
+            for (const int threads : kSweepBlocks) {
+                StreamCompaction::block_sizes() = defaults;
+                StreamCompaction::block_sizes().*impl.block = threads;
+                std::fprintf(stderr, "[sweep %zu/%zu] %s scan n=%s block=%d\n", ++done, total, impl.name.c_str(),
+                             size.label.c_str(), threads);
+                sink_(measure("sweep_scan", size, -1, 8.0 * size.n, impl, reference, rotation));
+            }
+        }
+    }
+    StreamCompaction::block_sizes() = defaults;
+}
+
+}  // namespace bench

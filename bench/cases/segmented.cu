@@ -1,0 +1,293 @@
+// sc_bench's segmented part: exclusive segmented sums and per-segment sums of 2^26 int32 values on
+// four segmentations, the project's against CUB (the anchor) and Thrust.
+//
+// Bytes counted: the values read and the results written (8n for a scan, 4n + 4 per segment for a
+// reduction). The segment description is left out because its form differs between the
+// implementations (int keys: 4n; uint8 flags: n; offsets: 4 per segment).
+#include "arena.h"
+#include "cases.h"
+#include "fill.h"
+
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/support/operators.cuh>
+#include <stream_compaction/device/segmented_reduce.cuh>
+#include <stream_compaction/device/segmented_scan.cuh>
+
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cuda/std/functional>
+#include <thrust/equal.h>
+#include <thrust/execution_policy.h>
+#include <thrust/scan.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+
+namespace bench {
+namespace {
+
+using StreamCompaction::DeviceBuffer;
+
+constexpr int kLog2 = 26;
+constexpr std::uint64_t kSegmentSeed = 0x5e6d2024u;
+constexpr std::uint32_t kValueSeed = 0x5e6d2025u;
+constexpr int kPoisonByte = 0xA5;  // outputs are poisoned before each verified run
+// Power-law lengths floor(U^(-1/alpha)), U uniform in (0, 1]: at least 1, mean about
+// alpha / (alpha - 1) = 6, and among the ~10^7 segments of 2^26 elements some of ~10^6.
+constexpr double kParetoAlpha = 1.2;
+
+// Values in [0, 16) from a hash of the index: no segment of 2^26 of them overflows int.
+__global__ void fill_values(int *values, std::size_t count) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        values[i] = static_cast<int>(index_hash(i, kValueSeed) & 15u);
+}
+
+// Segment lengths from draw_length() until they cover n elements (the last one cut to fit), as CSR
+// offsets: segment s is [offsets[s], offsets[s + 1]).
+template <class DrawLength>
+std::vector<int> offsets_covering(std::size_t n, DrawLength draw_length) {
+    std::vector<int> offsets{0};
+    std::size_t covered = 0;
+    while (covered < n) {
+        covered += std::min<std::size_t>(draw_length(), n - covered);
+        offsets.push_back(static_cast<int>(covered));
+    }
+    return offsets;
+}
+
+// Geometric lengths with the given mean, 0 included: about one segment in mean + 1 is empty.
+std::vector<int> geometric_offsets(std::size_t n, double mean, std::mt19937_64 &rng) {
+    std::geometric_distribution<long long> length(1.0 / (mean + 1.0));
+    return offsets_covering(n, [&] { return static_cast<std::size_t>(length(rng)); });
+}
+
+std::vector<int> power_law_offsets(std::size_t n, std::mt19937_64 &rng) {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    return offsets_covering(n, [&] {
+        const double length = std::floor(std::pow(1.0 - unit(rng), -1.0 / kParetoAlpha));
+        return length < static_cast<double>(n) ? static_cast<std::size_t>(length) : n;
+    });
+}
+
+struct Segmentation {
+    std::string name;  // the Measurement's param
+    std::vector<int> offsets;
+};
+
+std::vector<Segmentation> make_segmentations(std::size_t n) {
+    std::mt19937_64 rng(kSegmentSeed);
+    std::vector<Segmentation> segmentations;
+    for (const int mean : {4, 64, 4096})
+        segmentations.push_back({"mean " + std::to_string(mean), geometric_offsets(n, mean, rng)});
+    segmentations.push_back({"power-law", power_law_offsets(n, rng)});
+    return segmentations;
+}
+
+// Copies copy 0 of an array (count elements at the pool's start) to copies 1.. at `stride` apart.
+template <class T>
+void replicate(T *pool, std::size_t count, std::size_t stride, std::size_t copies, cudaStream_t stream) {
+    for (std::size_t c = 1; c < copies; ++c)
+        SC_CUDA_CHECK(cudaMemcpyAsync(pool + c * stride, pool, count * sizeof(T), cudaMemcpyDeviceToDevice, stream));
+}
+
+template <class T>
+void upload(T *device, const std::vector<T> &host, cudaStream_t stream) {
+    SC_CUDA_CHECK(cudaMemcpyAsync(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+}
+
+// One segmentation of n elements in the forms the implementations take (segment ids as CUB's and
+// Thrust's keys, uint8 head flags, CSR offsets), the values, and the outputs. Every array holds
+// `copies` copies so that runs can rotate through them; copy c of an n-element array starts at
+// element c * copy_stride(n), which is the offset that Rotation::next() gives.
+class SegmentedData {
+public:
+    // What one run reads and writes.
+    struct Copy {
+        const int *values;
+        const int *keys;
+        const std::uint8_t *flags;
+        const int *offsets;  // segments + 1
+        int *out;            // n: the scans' output
+        int *sums;           // segments: the reductions' output
+    };
+
+    SegmentedData(std::size_t n, const std::vector<int> &offsets, std::size_t copies, cudaStream_t stream)
+        : n_(n), segments_(offsets.size() - 1), stride_(copy_stride(n)),
+          segment_stride_(copy_stride(segments_ + 1)), values_(copies * stride_), keys_(copies * stride_),
+          flags_(copies * stride_), offsets_(copies * segment_stride_), out_(copies * stride_),
+          sums_(copies * segment_stride_) {
+        std::vector<int> keys(n);
+        std::vector<std::uint8_t> flags(n, 0);
+        for (std::size_t s = 0; s < segments_; ++s) {
+            std::fill(keys.begin() + offsets[s], keys.begin() + offsets[s + 1], static_cast<int>(s));
+            if (offsets[s] < offsets[s + 1]) flags[offsets[s]] = 1;
+        }
+        upload(keys_.get(), keys, stream);
+        upload(flags_.get(), flags, stream);
+        upload(offsets_.get(), offsets, stream);
+        replicate(keys_.get(), n, stride_, copies, stream);
+        replicate(flags_.get(), n, stride_, copies, stream);
+        replicate(offsets_.get(), segments_ + 1, segment_stride_, copies, stream);
+        fill_values<<<fill_blocks(values_.size()), kFillThreads, 0, stream>>>(values_.get(), values_.size());
+        SC_CHECK_LAUNCH(fill_values);
+        // The host vectors die here: the copies from them must be done.
+        SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+
+    std::size_t n() const { return n_; }
+    std::size_t segments() const { return segments_; }
+
+    Copy at(std::size_t offset) const {
+        const std::size_t segment_offset = offset / stride_ * segment_stride_;
+        return {values_.get() + offset,          keys_.get() + offset, flags_.get() + offset,
+                offsets_.get() + segment_offset, out_.get() + offset,  sums_.get() + segment_offset};
+    }
+
+private:
+    std::size_t n_, segments_, stride_, segment_stride_;
+    DeviceBuffer<int> values_, keys_;
+    DeviceBuffer<std::uint8_t> flags_;
+    DeviceBuffer<int> offsets_, out_, sums_;
+};
+
+struct Impl {
+    const char *name;
+    bool anchor;
+    int block_size;                        // 0 for the libraries
+    std::function<void(std::size_t)> run;  // one run on the copy at this element offset
+};
+
+// Runs the implementations of one operation on one segmentation, sharing the storage and the rotation.
+class SegmentedGroup {
+public:
+    SegmentedGroup(const Options &options, const Sink &sink, cudaStream_t stream, const Size &size,
+                   const std::string &param, Rotation &rotation)
+        : options_(options), sink_(sink), stream_(stream), size_(size), param_(param), rotation_(rotation) {}
+
+    // impls[0] is the anchor whose output on copy 0 is the reference; then each implementation, the
+    // anchor included, runs once on poisoned output there, is compared in full, and is timed.
+    void run(const char *operation, double bytes, const std::vector<Impl> &impls, int *out, std::size_t count) {
+        DeviceBuffer<int> reference(count);
+        impls.front().run(0);
+        SC_CUDA_CHECK(cudaMemcpyAsync(reference.get(), out, count * sizeof(int), cudaMemcpyDeviceToDevice, stream_));
+        for (const Impl &impl : impls) {
+            SC_CUDA_CHECK(cudaMemsetAsync(out, kPoisonByte, count * sizeof(int), stream_));
+            impl.run(0);
+            const bool ok = thrust::equal(thrust::cuda::par.on(stream_), out, out + count, reference.get());
+            if (!ok)
+                std::fprintf(stderr, "warning: %s %s, %s: the output differs from %s's\n", impl.name, operation,
+                             param_.c_str(), impls.front().name);
+            const double ms = median_ms(stream_, rotation_, options_.runs, impl.run);
+            sink_(Measurement{operation, impl.name, size_, param_, ms, bytes, impl.block_size, ok, impl.anchor});
+        }
+    }
+
+private:
+    const Options &options_;
+    const Sink &sink_;
+    cudaStream_t stream_;
+    Size size_;
+    std::string param_;
+    Rotation &rotation_;
+};
+
+// Storage for every implementation below: Thrust's scan by key is CUB's, plus its own allocations.
+std::size_t temp_bytes_for(const SegmentedData &data) {
+    const std::size_t n = data.n(), segments = data.segments();
+    std::size_t cub_scan = 0, cub_reduce = 0;
+    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(nullptr, cub_scan, static_cast<const int *>(nullptr),
+                                                     static_cast<const int *>(nullptr), static_cast<int *>(nullptr),
+                                                     static_cast<int>(n)));
+    SC_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, cub_reduce, static_cast<const int *>(nullptr),
+                                                  static_cast<int *>(nullptr), static_cast<std::int64_t>(segments),
+                                                  static_cast<const int *>(nullptr), static_cast<const int *>(nullptr)));
+    return std::max({cub_scan, 2 * cub_scan + (std::size_t{1} << 20), cub_reduce,
+                     StreamCompaction::segmented_scan_temp_bytes<int>(n),
+                     StreamCompaction::segmented_reduce_temp_bytes<int>(n, segments)});
+}
+
+std::vector<Impl> scan_impls(const SegmentedData &data, DeviceBuffer<char> &temp, cudaStream_t stream) {
+    const std::size_t n = data.n(), segments = data.segments();
+    // The segmented scans run on the single-pass scan machinery (scan.cuh).
+    const int block = StreamCompaction::block_sizes().single_pass;
+    return {
+        {"cub", true, 0,
+         [&data, &temp, n, stream](std::size_t at) {
+             const SegmentedData::Copy c = data.at(at);
+             std::size_t bytes = temp.bytes();
+             SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(temp.get(), bytes, c.keys, c.values, c.out,
+                                                              static_cast<int>(n), cuda::std::equal_to<>{}, stream));
+         }},
+        {"thrust", false, 0,
+         [&data, &temp, n, stream](std::size_t at) {
+             const SegmentedData::Copy c = data.at(at);
+             Arena arena(temp.get(), temp.bytes());
+             thrust::exclusive_scan_by_key(thrust::cuda::par_nosync(arena).on(stream), c.keys, c.keys + n, c.values,
+                                           c.out);
+         }},
+        {"flags", false, block,
+         [&data, &temp, n, stream](std::size_t at) {
+             const SegmentedData::Copy c = data.at(at);
+             StreamCompaction::segmented_exclusive_scan(c.values, c.flags, c.out, n, StreamCompaction::Sum{}, 0,
+                                                        temp.get(), temp.bytes(), stream);
+         }},
+        {"offsets", false, block,
+         [&data, &temp, n, segments, stream](std::size_t at) {
+             const SegmentedData::Copy c = data.at(at);
+             StreamCompaction::segmented_exclusive_scan_by_offsets(c.values, n, c.offsets, segments, c.out,
+                                                                   StreamCompaction::Sum{}, 0, temp.get(),
+                                                                   temp.bytes(), stream);
+         }},
+    };
+}
+
+std::vector<Impl> reduce_impls(const SegmentedData &data, DeviceBuffer<char> &temp, cudaStream_t stream) {
+    const std::size_t n = data.n(), segments = data.segments();
+    return {
+        {"cub", true, 0,
+         [&data, &temp, segments, stream](std::size_t at) {
+             const SegmentedData::Copy c = data.at(at);
+             std::size_t bytes = temp.bytes();
+             SC_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(temp.get(), bytes, c.values, c.sums,
+                                                           static_cast<std::int64_t>(segments), c.offsets,
+                                                           c.offsets + 1, stream));
+         }},
+        {"ours", false, StreamCompaction::block_sizes().segmented,
+         [&data, &temp, n, segments, stream](std::size_t at) {
+             const SegmentedData::Copy c = data.at(at);
+             StreamCompaction::segmented_reduce(c.values, n, c.offsets, segments, c.sums, StreamCompaction::Sum{}, 0,
+                                                temp.get(), temp.bytes(), stream);
+         }},
+    };
+}
+
+}  // namespace
+
+void run_segmented(const Options &options, const Sink &sink) {
+    const int log2 = std::min(kLog2, options.max_log2);
+    const Size size{std::size_t{1} << log2, "2^" + std::to_string(log2)};
+    const Stream stream;
+    const std::vector<Segmentation> segmentations = make_segmentations(size.n);
+    std::size_t done = 0;
+    for (const Segmentation &segmentation : segmentations) {
+        std::fprintf(stderr, "[segmented %zu/%zu] %s, %zu segments\n", ++done, segmentations.size(),
+                     segmentation.name.c_str(), segmentation.offsets.size() - 1);
+        // At 2^26 one copy of the data (>= 768 MB) dwarfs L2; smaller sizes (--max-log2) rotate
+        // through copies, as the scan part does. Scan and reduce share the rotation.
+        Rotation rotation(size.n, std::max(kPoolMinElems, copy_stride(size.n)));
+        const SegmentedData data(size.n, segmentation.offsets, rotation.span() / copy_stride(size.n), stream.get());
+        DeviceBuffer<char> temp(temp_bytes_for(data));
+        SegmentedGroup group(options, sink, stream.get(), size, segmentation.name, rotation);
+        const SegmentedData::Copy first = data.at(0);
+        group.run("segmented_scan", 8.0 * size.n, scan_impls(data, temp, stream.get()), first.out, size.n);
+        group.run("segmented_reduce", 4.0 * size.n + 4.0 * data.segments(), reduce_impls(data, temp, stream.get()),
+                  first.sums, data.segments());
+    }
+}
+
+}  // namespace bench

@@ -1,0 +1,191 @@
+// sc_bench's SpMV part: y = A x in float and double for every .mtx in the matrix directory and
+// three generated matrices, the project's flat and merge-path algorithms against cuSPARSE's CSR
+// ALG1 and ALG2 (both anchors: the ratio is to the faster).
+//
+// Bytes counted: what an ideal CSR SpMV moves, each array once: the values, column indices and row
+// offsets, x and y. Flops: 2 per nonzero.
+//
+// L2: no rotation. A matrix that fits in L2 (every shared SuiteSparse matrix fits in an H100's
+// 50 MB) stays there from one run to the next. That is what a solver multiplying by the same matrix
+// again and again sees, and every algorithm, cuSPARSE included, runs under it, so the ratios are
+// fair; its GB/s can exceed the DRAM bandwidth. Such runs take ~10 us, about a launch's latency, so
+// below kRotateBelowBytes of data a timed run is kSmallBatch multiplications back to back and the
+// time reported is per multiplication; the larger matrices are timed one multiplication at a time.
+#include "cases.h"
+
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/io/matrix_generators.h>
+#include <stream_compaction/io/matrix_market.h>
+#include <stream_compaction/spmv.h>
+#include <stream_compaction/tuning/block_sizes.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+#include <type_traits>
+
+namespace bench {
+namespace {
+
+namespace SC = StreamCompaction;
+using SC::CsrMatrix;
+using SC::DeviceBuffer;
+using SC::SpmvAlgorithm;
+
+constexpr int kSmallBatch = 10;
+constexpr std::uint32_t kVectorSeed = 2024;
+
+struct SpmvImpl {
+    const char *name;
+    SpmvAlgorithm algorithm;
+    bool anchor;
+};
+
+// The anchors first, as the report needs them.
+constexpr SpmvImpl kImpls[] = {{"cusparse_alg1", SpmvAlgorithm::CusparseCsrAlg1, true},
+                               {"cusparse_alg2", SpmvAlgorithm::CusparseCsrAlg2, true},
+                               {"flat", SpmvAlgorithm::Flat, false},
+                               {"merge_path", SpmvAlgorithm::MergePath, false}};
+
+// The block size each of ours reads: flat is a single-pass scan (scan.cuh), merge path the
+// segmented reduction's kernel (segmented_scan.cuh).
+int block_size_of(SpmvAlgorithm algorithm) {
+    switch (algorithm) {
+    case SpmvAlgorithm::Flat: return SC::block_sizes().single_pass;
+    case SpmvAlgorithm::MergePath: return SC::block_sizes().segmented;
+    default: return 0;
+    }
+}
+
+// A matrix by name, made (read or generated) only when its turn comes, so that one at a time is in memory.
+struct MatrixSource {
+    std::string name;
+    std::function<CsrMatrix<double>()> make;
+};
+
+// --matrix-dir, else $SC_MATRIX_DIR, else ./.data/matrices, else ./../shared/data/matrices: the
+// first that is a directory; "" (with a note) when none is.
+std::string matrix_directory(const Options &options) {
+    const char *from_environment = std::getenv("SC_MATRIX_DIR");
+    const std::string candidates[] = {options.matrix_dir, from_environment ? from_environment : "",
+                                      ".data/matrices", "../shared/data/matrices"};
+    for (const std::string &dir : candidates) {
+        std::error_code error;
+        if (!dir.empty() && std::filesystem::is_directory(dir, error)) return dir;
+    }
+    std::fprintf(stderr, "note: no matrix directory (--matrix-dir, $SC_MATRIX_DIR, .data/matrices, "
+                         "../shared/data/matrices): SpMV runs on the generated matrices only\n");
+    return "";
+}
+
+// Every .mtx file of the matrix directory by name, then the generated matrices.
+std::vector<MatrixSource> matrix_sources(const Options &options) {
+    std::vector<std::filesystem::path> files;
+    const std::string dir = matrix_directory(options);
+    if (!dir.empty())
+        for (const auto &entry : std::filesystem::directory_iterator(dir))
+            if (entry.is_regular_file() && entry.path().extension() == ".mtx") files.push_back(entry.path());
+    std::sort(files.begin(), files.end(),
+              [](const auto &a, const auto &b) { return a.filename() < b.filename(); });
+    std::vector<MatrixSource> sources;
+    for (const auto &path : files)
+        sources.push_back({path.stem().string(), [path] { return SC::read_matrix_market(path.string()); }});
+    sources.push_back({"poisson_2d_2048", [] { return SC::poisson_2d(2048); }});
+    sources.push_back({"poisson_3d_160", [] { return SC::poisson_3d(160); }});
+    // As the tests' large power-law matrix: about 12 nonzeros per row, rows up to 2^22 long.
+    sources.push_back({"power_law_2^22", [] { return SC::power_law(1 << 22, 1 << 22, 1.5, 4, 2024); }});
+    return sources;
+}
+
+template <class V>
+std::vector<V> random_vector(int count) {
+    std::mt19937 rng(kVectorSeed);
+    std::uniform_real_distribution<double> unit(-1, 1);
+    std::vector<V> v(count);
+    for (V &x : v) x = static_cast<V>(unit(rng));
+    return v;
+}
+
+// max |got - expected| within `tolerance` of max |expected|; a NaN anywhere fails.
+template <class V>
+bool close_in_max_norm(const std::vector<V> &got, const std::vector<V> &expected, double tolerance) {
+    double largest = 0, worst_error = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        const double error = std::fabs(double(got[i]) - double(expected[i]));
+        if (std::isnan(error)) return false;
+        largest = std::max(largest, std::fabs(double(expected[i])));
+        worst_error = std::max(worst_error, error);
+    }
+    return worst_error <= tolerance * largest;
+}
+
+// Every algorithm on one matrix of V: cuSPARSE ALG1's y is the reference for the others.
+template <class V>
+void run_matrix(const std::string &name, const CsrMatrix<V> &host, const Options &options, const Sink &sink,
+                cudaStream_t stream) {
+    const SC::DeviceCsr<V> matrix(host);
+    const std::vector<V> x_host = random_vector<V>(host.cols);
+    const DeviceBuffer<V> x = DeviceBuffer<V>::from_host(x_host.data(), x_host.size());
+    const DeviceBuffer<V> y(host.rows);
+    // The uploads above ran on the legacy default stream, which does not order the non-blocking one.
+    SC_CUDA_CHECK(cudaDeviceSynchronize());
+
+    const std::size_t nnz = matrix.nnz();
+    const double bytes = double(nnz) * (sizeof(V) + sizeof(int)) + (host.rows + 1.0) * sizeof(int) +
+                         double(host.cols) * sizeof(V) + double(host.rows) * sizeof(V);
+    const int batch = bytes < kRotateBelowBytes ? kSmallBatch : 1;
+    const double tolerance = std::is_same_v<V, float> ? 1e-4 : 1e-10;
+    const char *operation = std::is_same_v<V, float> ? "spmv_float" : "spmv_double";
+    Rotation one_copy(1, copy_stride(1));  // run(offset) ignores the offset: see the L2 note above
+    std::vector<V> reference, got(host.rows);
+    for (const SpmvImpl &impl : kImpls) {
+        SC::Spmv<V> multiply(matrix, impl.algorithm);
+        // beta = 0: y is only written. The first call also makes cuSPARSE's buffer (and ALG2's analysis).
+        const auto run = [&] { multiply(V(1), x.get(), V(0), y.get(), stream); };
+        SC_CUDA_CHECK(cudaMemsetAsync(y.get(), 0xFF, y.bytes(), stream));  // NaN: an unwritten row fails
+        run();
+        SC_CUDA_CHECK(cudaMemcpyAsync(got.data(), y.get(), y.bytes(), cudaMemcpyDeviceToHost, stream));
+        SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+        if (reference.empty()) reference = got;
+        const bool ok = close_in_max_norm(got, reference, tolerance);
+        if (!ok)
+            std::fprintf(stderr, "warning: %s %s on %s: y differs from cuSPARSE ALG1's\n", impl.name, operation,
+                         name.c_str());
+        const double ms = median_ms(stream, one_copy, options.runs, [&](std::size_t) {
+                              for (int i = 0; i < batch; ++i) run();
+                          }) / batch;
+        sink(Measurement{operation, impl.name, {nnz, std::to_string(nnz)}, name, ms, bytes,
+                         block_size_of(impl.algorithm), ok, impl.anchor, 2.0 * nnz});
+    }
+}
+
+}  // namespace
+
+void run_spmv(const Options &options, const Sink &sink) {
+    const Stream stream;
+    const std::vector<MatrixSource> sources = matrix_sources(options);
+    std::size_t step = 0;
+    const auto progress = [&](const std::string &name, const char *type) {
+        std::fprintf(stderr, "[spmv %zu/%zu] %s %s\n", ++step, 2 * sources.size(), name.c_str(), type);
+    };
+    for (const MatrixSource &source : sources) {
+        CsrMatrix<double> matrix;
+        try {
+            matrix = source.make();
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "warning: SpMV skips %s: %s\n", source.name.c_str(), e.what());
+            step += 2;
+            continue;
+        }
+        progress(source.name, "float");
+        run_matrix(source.name, SC::convert_values<float>(matrix), options, sink, stream.get());
+        progress(source.name, "double");
+        run_matrix(source.name, matrix, options, sink, stream.get());
+    }
+}
+
+}  // namespace bench

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Turns sc_bench's CSV into PNGs and a Markdown table.
+
+    python3 bench/plot.py bench.csv --out img
+
+writes img/scan_time.png, img/scan_bandwidth.png, img/block_size_sweep.png and img/compaction.png,
+and the radix, segmented-scan and SpMV figures of radix_sort.py, segmented.py, spmv.py,
+and prints Markdown tables of the results, for the README. Parts missing from the CSV are skipped.
+"""
+import argparse
+import csv
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: the GPU machine has no display
+import matplotlib.pyplot as plt  # noqa: E402
+
+import radix_sort  # noqa: E402  (each family's figures and table in its own module)
+import segmented  # noqa: E402
+import spmv  # noqa: E402
+
+# Anchors first; each implementation keeps its colour in every figure.
+ORDER = ["cub", "thrust", "naive", "efficient", "shared", "single_pass"]
+COLORS = dict(zip(ORDER, plt.get_cmap("tab10").colors))
+COPY_STYLE = dict(color="black", linestyle="--", linewidth=1.2)
+
+
+def read(path):
+    """Returns (gpu, rows): the '# gpu:' comment (or None) and the CSV rows with typed fields."""
+    gpu, lines = None, []
+    with open(path, newline="") as f:
+        for line in f:
+            if line.startswith("#"):
+                if line.startswith("# gpu:"):
+                    gpu = line[len("# gpu:"):].strip()
+                continue
+            lines.append(line)
+    rows = []
+    optional = lambda text: float(text) if text else None  # noqa: E731
+    for r in csv.DictReader(lines):
+        param = r["param"]
+        rows.append(dict(
+            operation=r["operation"], implementation=r["implementation"], n=int(r["n"]),
+            # percent kept or true for compact and partition; a name (distribution, matrix) elsewhere
+            param=int(param) if param.isdigit() else (param or None),
+            ms=float(r["median_ms"]), gbps=float(r["gbps"]), items_per_s=float(r["items_per_s"]),
+            gflops=optional(r["gflops"]), ratio=optional(r["ratio_to_anchor"]), pct=optional(r["pct_of_copy"]),
+            block=int(r["block_size"]), anchor=r["anchor"] == "1", ok=r["ok"] == "1"))
+    return gpu, rows
+
+
+def size_label(n):
+    for minus in (0, 3):
+        m = n + minus
+        if m & (m - 1) == 0:
+            return f"2^{m.bit_length() - 1}" + (f"-{minus}" if minus else "")
+    return str(n)
+
+
+def by_implementation(rows):
+    impls = sorted({r["implementation"] for r in rows}, key=lambda i: (ORDER.index(i) if i in ORDER else len(ORDER), i))
+    return [(impl, sorted((r for r in rows if r["implementation"] == impl), key=lambda r: (r["n"], r["block"])))
+            for impl in impls]
+
+
+def titled(ax, what, gpu):
+    ax.set_title(what + (f"\n{gpu}" if gpu else ""), fontsize=10)
+
+
+def save(fig, out, name):
+    path = os.path.join(out, name)
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def plot_scan(rows, gpu, out):
+    scans = [r for r in rows if r["operation"] == "scan"]
+    copies = sorted((r for r in rows if r["operation"] == "copy"), key=lambda r: r["n"])
+    if not scans:
+        print("no scan rows: scan_time.png and scan_bandwidth.png not written", file=sys.stderr)
+        return
+    for name, field, ylabel, what in (("scan_time.png", "ms", "median time (ms)", "Exclusive scan of int32: time"),
+                                      ("scan_bandwidth.png", "gbps", "GB/s (8 bytes per element)",
+                                       "Exclusive scan of int32: bandwidth")):
+        fig, ax = plt.subplots(figsize=(8, 5))
+        for impl, series in by_implementation(scans):
+            ax.plot([r["n"] for r in series], [r[field] for r in series], marker="o", markersize=3,
+                    label=impl, color=COLORS.get(impl))
+        if copies:
+            ax.plot([r["n"] for r in copies], [r[field] for r in copies], label="copy (cudaMemcpyAsync)", **COPY_STYLE)
+        ax.set_xscale("log", base=2)
+        if field == "ms":
+            ax.set_yscale("log")
+        ax.set_xlabel("n (elements)")
+        ax.set_ylabel(ylabel)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        titled(ax, what, gpu)
+        save(fig, out, name)
+
+
+def plot_sweep(rows, gpu, out):
+    sweep = [r for r in rows if r["operation"] == "sweep_scan"]
+    if not sweep:
+        print("no sweep_scan rows (run without --no-sweep): block_size_sweep.png not written", file=sys.stderr)
+        return
+    sizes = sorted({r["n"] for r in sweep})
+    fig, axes = plt.subplots(1, len(sizes), figsize=(6 * len(sizes), 4.5), squeeze=False)
+    for ax, n in zip(axes[0], sizes):
+        for impl, series in by_implementation([r for r in sweep if r["n"] == n]):
+            ax.plot([r["block"] for r in series], [r["ms"] for r in series], marker="o", label=impl,
+                    color=COLORS.get(impl))
+        blocks = sorted({r["block"] for r in sweep})
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(blocks, [str(b) for b in blocks])
+        ax.set_yscale("log")
+        ax.set_xlabel("threads per block")
+        ax.set_ylabel("median time (ms)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        titled(ax, f"Scan block-size sweep, n = {size_label(n)}", gpu)
+    save(fig, out, "block_size_sweep.png")
+
+
+def bars(ax, groups, series_rows, copy_gbps):
+    """Grouped bars of GB/s: one group per label in `groups`, one bar per implementation."""
+    impls = by_implementation(series_rows)
+    width = 0.8 / max(len(impls), 1)
+    for i, (impl, series) in enumerate(impls):
+        values = {r["param"]: r["gbps"] for r in series}
+        xs = [g + (i - (len(impls) - 1) / 2) * width for g in range(len(groups))]
+        ax.bar(xs, [values.get(p, 0) for p in groups], width, label=impl, color=COLORS.get(impl))
+    if copy_gbps:
+        ax.axhline(copy_gbps, label="copy (cudaMemcpyAsync)", **COPY_STYLE)
+    # Headroom above the tallest bar and the copy line for the legend.
+    ax.set_ylim(0, 1.3 * max([r["gbps"] for r in series_rows] + [copy_gbps or 0]))
+    ax.set_ylabel("GB/s (bytes a perfect implementation moves)")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", ncol=3 if len(impls) > 2 else 1)
+
+
+def plot_compaction(rows, gpu, out):
+    compact = [r for r in rows if r["operation"] == "compact"]
+    if not compact:
+        print("no compact rows: compaction.png not written", file=sys.stderr)
+        return
+    n = max(r["n"] for r in compact)
+    copy = next((r["gbps"] for r in rows if r["operation"] == "copy" and r["n"] == n), None)
+    compact = [r for r in compact if r["n"] == n]
+    partition = [r for r in rows if r["operation"] == "partition" and r["n"] == n]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5), gridspec_kw=dict(width_ratios=[3, 1.3]))
+    kept = sorted({r["param"] for r in compact})
+    bars(axes[0], kept, compact, copy)
+    axes[0].set_xticks(range(len(kept)), [f"{p}% kept" for p in kept])
+    titled(axes[0], f"Compaction, n = {size_label(n)}", gpu)
+    true = sorted({r["param"] for r in partition})
+    bars(axes[1], true, partition, copy)
+    axes[1].set_xticks(range(len(true)), [f"{p}% true" for p in true])
+    titled(axes[1], f"Stable partition, n = {size_label(n)}", gpu)
+    save(fig, out, "compaction.png")
+
+
+def markdown(rows):
+    """The results at each operation's largest n, anchors first, as a Markdown table."""
+    print("| operation | implementation | n | ms | GB/s | % of copy | vs CUB |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for operation in ("copy", "scan", "compact", "partition"):
+        selected = [r for r in rows if r["operation"] == operation]
+        if not selected:
+            continue
+        n = max(r["n"] for r in selected)
+        for param in sorted({r["param"] for r in selected if r["n"] == n}, key=lambda p: -1 if p is None else p):
+            group = [r for r in selected if r["n"] == n and r["param"] == param]
+            for impl, series in by_implementation(group):
+                r = series[0]
+                name = operation + ("" if param is None else f" {param}%")
+                flag = "" if r["ok"] else " (MISMATCH)"
+                pct = "–" if r["pct"] is None else f"{r['pct']:.1f}"
+                ratio = "–" if r["ratio"] is None else f"{r['ratio']:.2f}"
+                print(f"| {name} | {impl}{flag} | {size_label(n)} | {r['ms']:.3f} | {r['gbps']:.0f} | {pct} | {ratio} |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Plots sc_bench's CSV (sc_bench --csv FILE).")
+    parser.add_argument("csv", help="the CSV that sc_bench --csv wrote")
+    parser.add_argument("--out", default="img", help="directory for the PNGs (default: img)")
+    args = parser.parse_args()
+    gpu, rows = read(args.csv)
+    if not rows:
+        sys.exit(f"plot.py: no results in {args.csv}")
+    os.makedirs(args.out, exist_ok=True)
+    plot_scan(rows, gpu, args.out)
+    plot_sweep(rows, gpu, args.out)
+    plot_compaction(rows, gpu, args.out)
+    markdown(rows)
+    for part in (radix_sort, segmented, spmv):
+        part.plot(rows, gpu, args.out)
+        part.markdown(rows)
+
+
+if __name__ == "__main__":
+    main()

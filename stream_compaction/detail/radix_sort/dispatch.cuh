@@ -1,0 +1,92 @@
+#pragma once
+// Onesweep's dispatch: checks, temporary storage layout, and the launches of one sort.
+#include <stream_compaction/detail/radix_sort/kernels.cuh>
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/tuning/block_sizes.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+namespace StreamCompaction {
+namespace detail {
+
+template <class Key, class Value, int Items = kRadixItemsPerThread>
+std::size_t radix_temp_bytes(std::size_t n, std::size_t max_portion_keys = kRadixMaxPortionKeys) {
+    if (n == 0) return 0;
+    const int threads = checked_radix_block_size(block_sizes().radix);
+    return radix_layout<Key, Value>(n, threads, Items, max_portion_keys).total_bytes;
+}
+
+template <class T>
+void require_disjoint(const char *name, const T *in, const T *out, std::size_t n) {
+    if (n > 0 && in < out + n && out < in + n)
+        throw std::invalid_argument(std::string(name) + ": the output overlaps the input");
+}
+
+// The sort behind every entry point. `max_portion_keys` (at most kRadixMaxPortionKeys) lets the
+// tests reach the multi-portion path with small inputs.
+template <class Key, class Value, int Items = kRadixItemsPerThread>
+void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in,
+                Value *d_values_out, std::size_t n, void *d_temp, std::size_t temp_bytes, cudaStream_t stream,
+                std::size_t max_portion_keys = kRadixMaxPortionKeys) {
+    static_assert(std::is_same_v<Key, int> || std::is_same_v<Key, unsigned> || std::is_same_v<Key, float>,
+                  "radix sort keys are int, unsigned or float");
+    constexpr bool kHasValues = kRadixHasValues<Value>;
+    static_assert(!kHasValues || (std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8)),
+                  "radix sort values are trivially copyable types of 4 or 8 bytes");
+    require_device_pointers(name, n, d_keys_in, d_keys_out);
+    require_disjoint(name, d_keys_in, d_keys_out, n);
+    if constexpr (kHasValues) {
+        require_device_pointers(name, n, d_values_in, d_values_out);
+        require_disjoint(name, d_values_in, d_values_out, n);
+    }
+    if (n == 0) return;
+    if (max_portion_keys == 0 || max_portion_keys > kRadixMaxPortionKeys)
+        throw std::invalid_argument(std::string(name) + ": portion size out of range");
+    const int threads = checked_radix_block_size(block_sizes().radix);
+    const RadixLayout layout = radix_layout<Key, Value>(n, threads, Items, max_portion_keys);
+    require_temp_storage(name, d_temp, temp_bytes, layout.total_bytes);
+
+    char *temp = static_cast<char *>(d_temp);
+    u64 *histogram = reinterpret_cast<u64 *>(temp + layout.histogram);
+    unsigned *tile_counters = reinterpret_cast<unsigned *>(temp + layout.tile_counters);
+    unsigned *status = reinterpret_cast<unsigned *>(temp + layout.status);
+    RadixPassPlan *plans = reinterpret_cast<RadixPassPlan *>(temp + layout.plans);
+    u64 *bases = reinterpret_cast<u64 *>(temp + layout.bases);
+    RadixBuffers<Key, Value> buffers{d_keys_in, d_keys_out, reinterpret_cast<Key *>(temp + layout.keys_alternate),
+                                     nullptr, nullptr, nullptr};
+    if constexpr (kHasValues)
+        buffers = {d_keys_in, d_keys_out, buffers.keys_alternate, d_values_in, d_values_out,
+                   reinterpret_cast<Value *>(temp + layout.values_alternate)};
+
+    SC_CUDA_CHECK(cudaMemsetAsync(temp, 0, layout.zeroed_bytes, stream));
+    const unsigned histogram_blocks =
+        std::min(blocks_for(n, kRadixHistogramThreads * kRadixHistogramBatch), kRadixHistogramMaxBlocks);
+    radix_histogram_kernel<Key><<<histogram_blocks, kRadixHistogramThreads, 0, stream>>>(d_keys_in, n, histogram);
+    SC_CHECK_LAUNCH(radix_histogram_kernel);
+    radix_plan_kernel<<<1, kRadixBins, 0, stream>>>(histogram, n, plans, bases, layout.portions);
+    SC_CHECK_LAUNCH(radix_plan_kernel);
+
+    const auto onesweep = radix_onesweep_kernel<Key, Value, Items>;
+    const std::size_t shared_bytes = radix_onesweep_shared_bytes<Key, Value>(threads, Items);
+    if (shared_bytes > 48 * 1024)
+        SC_CUDA_CHECK(cudaFuncSetAttribute(onesweep, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(shared_bytes)));
+    for (int digit = 0; digit < kRadixDigits; ++digit) {
+        for (std::size_t portion = 0; portion < layout.portions; ++portion) {
+            const std::size_t first_tile = portion * layout.portion_tiles;
+            const std::size_t tiles = std::min(layout.portion_tiles, layout.tiles - first_tile);
+            onesweep<<<blocks_for(tiles, 1), threads, shared_bytes, stream>>>(
+                buffers, n, digit, plans, tile_counters + digit * layout.portions + portion,
+                status + digit * layout.tiles * kRadixBins, bases + digit * layout.portions * kRadixBins, portion,
+                layout.portions, first_tile, tiles);
+            SC_CHECK_LAUNCH(radix_onesweep_kernel);
+        }
+    }
+}
+
+}  // namespace detail
+}  // namespace StreamCompaction

@@ -1,0 +1,80 @@
+#pragma once
+// The single-pass scan's dispatch: temporary storage, block size and the launch.
+#include <stream_compaction/detail/scan/kernels.cuh>
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/tuning/block_sizes.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace StreamCompaction {
+namespace detail {
+
+// Storage: the ticket (16 bytes), then the tile status words. Sized for the smallest block size,
+// so a block-size change between query and call never makes it too small.
+template <class T>
+std::size_t tile_items_for(int threads) {
+    return static_cast<std::size_t>(threads) * vector_items<T>() * kSinglePassVectorsPerThread;
+}
+
+// A transform scan's tiles are larger than a plain scan's: single_pass_temp_bytes covers them too.
+template <class T>
+std::size_t transform_tile_items_for(int threads) {
+    return static_cast<std::size_t>(threads) * vector_items<T>() * kTransformScanRows;
+}
+
+template <class T>
+std::size_t single_pass_temp_bytes(std::size_t n) {
+    const std::size_t max_tiles = (n + tile_items_for<T>(32) - 1) / tile_items_for<T>(32);
+    return 16 + TileStatus<T>::bytes(max_tiles);
+}
+
+inline bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+template <bool Exclusive, class T, class Op>
+void single_pass_scan(const char *name, const T *d_in, T *d_out, std::size_t n, Op op, T init, void *d_temp,
+                      std::size_t temp_bytes, cudaStream_t stream) {
+    require_device_pointers(name, n, d_in, d_out);
+    if (n == 0) return;
+    require_temp_storage(name, d_temp, temp_bytes, single_pass_temp_bytes<T>(n));
+    const int threads = checked_block_size(block_sizes().single_pass);
+    const std::size_t tiles = (n + tile_items_for<T>(threads) - 1) / tile_items_for<T>(threads);
+    const unsigned blocks = blocks_for(tiles, 1);
+    const bool vectorized = vector_items<T>() * sizeof(T) == 16 && aligned16(d_in) && aligned16(d_out);
+    char *storage = static_cast<char *>(d_temp);
+    single_pass_scan_kernel<T, Op, Exclusive><<<blocks, threads, 0, stream>>>(
+        d_in, d_out, n, op, init, storage + 16, tiles, reinterpret_cast<u64 *>(storage), next_scan_epoch(),
+        vectorized);
+    SC_CHECK_LAUNCH(single_pass_scan_kernel);
+}
+
+template <class T, class Op, class Load, class Store>
+void transform_scan(std::size_t n, Load load, Store store, Op op, void *d_temp, std::size_t temp_bytes,
+                    cudaStream_t stream) {
+    if (n == 0) return;
+    require_temp_storage("transform_inclusive_scan", d_temp, temp_bytes, single_pass_temp_bytes<T>(n));
+    const int threads = checked_block_size(block_sizes().single_pass);
+    const std::size_t tiles = (n + transform_tile_items_for<T>(threads) - 1) / transform_tile_items_for<T>(threads);
+    char *storage = static_cast<char *>(d_temp);
+    transform_scan_kernel<T, Op><<<blocks_for(tiles, 1), threads, 0, stream>>>(
+        n, load, store, op, storage + 16, tiles, reinterpret_cast<u64 *>(storage), next_scan_epoch());
+    SC_CHECK_LAUNCH(transform_scan_kernel);
+}
+
+// Stream-ordered storage for the overloads that manage it themselves.
+template <class Body>
+void with_temp_storage(std::size_t bytes, cudaStream_t stream, Body body) {
+    void *d_temp = nullptr;
+    SC_CUDA_CHECK(cudaMallocAsync(&d_temp, bytes, stream));
+    try {
+        body(d_temp);
+    } catch (...) {
+        cudaFreeAsync(d_temp, stream);
+        throw;
+    }
+    SC_CUDA_CHECK(cudaFreeAsync(d_temp, stream));
+}
+
+}  // namespace detail
+}  // namespace StreamCompaction

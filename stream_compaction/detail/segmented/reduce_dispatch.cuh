@@ -1,0 +1,110 @@
+#pragma once
+// Merge-path segmented reduction's dispatch: tiles, block size, temporary storage, plans and the
+// launch.
+#include <stream_compaction/detail/segmented/merge_path_reduce.cuh>
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/tuning/block_sizes.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace StreamCompaction {
+namespace detail {
+
+inline std::size_t merge_path_tiles(std::size_t n, std::size_t segments, int threads) {
+    const std::size_t tile_items = static_cast<std::size_t>(threads) * kMergePathItemsPerThread;
+    return (segments + n + tile_items - 1) / tile_items;
+}
+
+// The block size: the caller's (block_sizes().segmented), halved until the staging fits in the
+// device's shared memory (1024 threads need 184 KB for 8-byte values).
+template <class V>
+int merge_path_threads() {
+    int device = 0, limit = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&device));
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    int threads = checked_block_size(block_sizes().segmented);
+    const std::size_t static_bytes = sizeof(TileScanStorage<SegmentedPair<V>, 1>) + 64;
+    while (threads > kWarpThreads && merge_path_staging_bytes<V>(threads) + static_bytes > static_cast<std::size_t>(limit))
+        threads /= 2;
+    return threads;
+}
+
+// Storage: the ticket (16 bytes), then the tile status words, sized for the smallest block size.
+template <class V>
+std::size_t merge_path_temp_bytes(std::size_t n, std::size_t segments) {
+    return 16 + TileStatus<SegmentedPair<V>>::bytes(merge_path_tiles(n, segments, kWarpThreads));
+}
+
+template <class V, class Offset, class Corners, class Load, class Store, class Op>
+void launch_merge_path_reduce(int threads, const Offset *d_offsets, std::size_t segments, std::size_t n,
+                              Corners corners, Load load, Store store, Op op, V identity, void *d_temp,
+                              cudaStream_t stream) {
+    const std::size_t tiles = merge_path_tiles(n, segments, threads);
+    const std::size_t staging_bytes = merge_path_staging_bytes<V>(threads);
+    const auto kernel = merge_path_reduce_kernel<V, Offset, Corners, Load, Store, Op>;
+    if (staging_bytes > 48 * 1024)
+        SC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(staging_bytes)));
+    char *storage = static_cast<char *>(d_temp);
+    kernel<<<blocks_for(tiles, 1), threads, staging_bytes, stream>>>(
+        d_offsets, static_cast<long long>(segments), static_cast<long long>(n), corners, load, store, op, identity,
+        storage + 16, tiles, reinterpret_cast<u64 *>(storage), next_scan_epoch());
+    SC_CHECK_LAUNCH(merge_path_reduce_kernel);
+}
+
+// The reduction with corners searched by each block: offsets may change from call to call.
+template <class V, class Offset, class Load, class Store, class Op>
+void merge_path_reduce(const char *name, const Offset *d_offsets, std::size_t segments, std::size_t n, Load load,
+                       Store store, Op op, V identity, void *d_temp, std::size_t temp_bytes, cudaStream_t stream) {
+    if (segments == 0) return;
+    require_temp_storage(name, d_temp, temp_bytes, merge_path_temp_bytes<V>(n, segments));
+    launch_merge_path_reduce(merge_path_threads<V>(), d_offsets, segments, n, SearchedCorners<Offset>{d_offsets},
+                             load, store, op, identity, d_temp, stream);
+}
+
+// ---- plans: corners computed once, for offsets that stay as they are ----
+
+// Corners for tiles of `threads` threads: corners[t] for t in [0, tiles].
+struct MergePathPlan {
+    const long long *corners;
+    int threads;
+};
+
+// Room for the plan of any block size.
+inline std::size_t merge_path_plan_entries(std::size_t n, std::size_t segments) {
+    return merge_path_tiles(n, segments, kWarpThreads) + 1;
+}
+
+// Fills d_corners (merge_path_plan_entries(n, segments) entries) for the current block size and
+// waits for it, so that the plan is ready for calls on any stream.
+template <class V, class Offset>
+MergePathPlan make_merge_path_plan(const Offset *d_offsets, std::size_t segments, std::size_t n,
+                                   long long *d_corners, cudaStream_t stream) {
+    const int threads = merge_path_threads<V>();
+    const long long entries = static_cast<long long>(merge_path_tiles(n, segments, threads)) + 1;
+    const int plan_threads = 256;
+    merge_path_plan_kernel<<<blocks_for(static_cast<std::size_t>(entries) * kWarpThreads, plan_threads), plan_threads,
+                             0, stream>>>(d_offsets, static_cast<long long>(segments), static_cast<long long>(n),
+                                          static_cast<long long>(threads) * kMergePathItemsPerThread, entries,
+                                          d_corners);
+    SC_CHECK_LAUNCH(merge_path_plan_kernel);
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return {d_corners, threads};
+}
+
+// The reduction with the plan's corners (made for these offsets and the plan's block size).
+template <class V, class Offset, class Load, class Store, class Op>
+void merge_path_reduce_planned(const char *name, const MergePathPlan &plan, const Offset *d_offsets,
+                               std::size_t segments, std::size_t n, Load load, Store store, Op op, V identity,
+                               void *d_temp, std::size_t temp_bytes, cudaStream_t stream) {
+    if (segments == 0) return;
+    require_temp_storage(name, d_temp, temp_bytes, merge_path_temp_bytes<V>(n, segments));
+    launch_merge_path_reduce(plan.threads, d_offsets, segments, n, PlannedCorners{plan.corners}, load, store, op,
+                             identity, d_temp, stream);
+}
+
+}  // namespace detail
+}  // namespace StreamCompaction

@@ -1,0 +1,89 @@
+#pragma once
+// LSD radix sort of 32-bit keys (int, unsigned, float), alone or carrying values: Onesweep
+// (Adinets & Merrill 2022). Device pointers, 64-bit n, work enqueued on `stream`.
+//   1. One read of the keys builds the histograms of all four 8-bit digits at once.
+//   2. A one-block plan kernel turns them into each digit's bin offsets and marks the digit passes
+//      it can skip (every key has the same digit there). It decides on the device, so a sort never
+//      waits for the host.
+//   3. One kernel per remaining digit: a tile ranks its keys by digit in shared memory, learns
+//      where its keys of each bin go by decoupled look-back over the per-bin counts of earlier
+//      tiles, and writes them out through shared memory in runs: one read and one write per key.
+//
+//   std::size_t bytes = StreamCompaction::radix_sort_temp_bytes<int>(n);                 // keys only
+//   StreamCompaction::radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, bytes, stream);
+//   bytes = StreamCompaction::radix_sort_temp_bytes<float, std::int64_t>(n);              // pairs
+//   StreamCompaction::radix_sort_pairs(d_keys_in, d_keys_out, d_values_in, d_values_out, n, d_temp, bytes);
+//   StreamCompaction::radix_sort_keys(d_keys_in, d_keys_out, n, stream);                   // allocates its own
+//
+// Order: ascending and stable (equal keys keep their input order, and so do their values).
+//   int: two's complement order. unsigned: numeric order.
+//   float: -inf < negatives < -0.0 == +0.0 < positives < +inf; -0.0 and +0.0 are equal keys (they
+//   keep their input order, and their bits). NaNs sort by their bits: with the sign bit clear after
+//   +inf, with it set before -inf.
+// Values: any trivially copyable type of 4 or 8 bytes (int, float, std::int64_t, ...).
+// The outputs must not overlap the inputs. Temporary storage (a copy of the keys and values, and
+// 4 KiB of look-back status per tile) may hold anything; its size depends on block_sizes().radix,
+// so query it with the block size the sort runs with. Calls that share it
+// must be ordered (one stream). Errors: std::invalid_argument for bad arguments (before any work is
+// enqueued), cuda_error from CUDA.
+#include <stream_compaction/detail/radix_sort/dispatch.cuh>
+#include <stream_compaction/detail/scan/dispatch.cuh>
+#include <stream_compaction/support/device_api.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+namespace StreamCompaction {
+
+// Bytes of temporary storage a sort of n keys (and values of type Value) needs at the current
+// block_sizes().radix.
+template <class Key, class Value = KeysOnly>
+std::size_t radix_sort_temp_bytes(std::size_t n) {
+    return detail::radix_temp_bytes<Key, Value>(n);
+}
+
+template <class Key>
+void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
+                     cudaStream_t stream = 0) {
+    detail::radix_sort<Key, KeysOnly>("radix_sort_keys", d_keys_in, d_keys_out, nullptr, nullptr, n, d_temp,
+                                      temp_bytes, stream);
+}
+
+// Values only travel with their keys, so they move as raw bits: one kernel per value size.
+template <class Key, class Value>
+void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in, Value *d_values_out,
+                      std::size_t n, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+    static_assert(std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8),
+                  "radix sort values are trivially copyable types of 4 or 8 bytes");
+    using Bits = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;
+    detail::radix_sort<Key, Bits>("radix_sort_pairs", d_keys_in, d_keys_out, reinterpret_cast<const Bits *>(d_values_in),
+                                  reinterpret_cast<Bits *>(d_values_out), n, d_temp, temp_bytes, stream);
+}
+
+template <class Key>
+void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, cudaStream_t stream = 0) {
+    require_device_pointers("radix_sort_keys", n, d_keys_in, d_keys_out);
+    if (n == 0) return;
+    const std::size_t bytes = radix_sort_temp_bytes<Key>(n);
+    detail::with_temp_storage(bytes, stream, [&](void *d_temp) {
+        radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, bytes, stream);
+    });
+}
+
+template <class Key, class Value>
+void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in, Value *d_values_out,
+                      std::size_t n, cudaStream_t stream = 0) {
+    require_device_pointers("radix_sort_pairs", n, d_keys_in, d_keys_out);
+    require_device_pointers("radix_sort_pairs", n, d_values_in, d_values_out);
+    if (n == 0) return;
+    const std::size_t bytes = radix_sort_temp_bytes<Key, Value>(n);
+    detail::with_temp_storage(bytes, stream, [&](void *d_temp) {
+        radix_sort_pairs(d_keys_in, d_keys_out, d_values_in, d_values_out, n, d_temp, bytes, stream);
+    });
+}
+
+}  // namespace StreamCompaction

@@ -1,0 +1,63 @@
+#pragma once
+// Single-pass scan (Merrill & Garland 2016, decoupled look-back): one launch reads every element
+// once and writes it once, for any trivially copyable T and any associative operator, commutative
+// or not. Device pointers, 64-bit n, in place allowed (d_out == d_in), work enqueued on `stream`.
+//
+//   std::size_t bytes = StreamCompaction::scan_temp_bytes<int>(n);   // caller-provided storage
+//   StreamCompaction::exclusive_scan(d_in, d_out, n, StreamCompaction::Sum{}, 0, d_temp, bytes, stream);
+//   StreamCompaction::inclusive_scan(d_in, d_out, n, StreamCompaction::Max{}, stream);   // allocates its own
+//   StreamCompaction::transform_inclusive_scan<T>(n, load, store, op, d_temp, bytes, stream);   // functors
+//
+// Temporary storage may hold anything and is reused from call to call; calls that share it must
+// be ordered (one stream). Errors: std::invalid_argument for bad arguments, cuda_error from CUDA.
+#include <stream_compaction/detail/scan/dispatch.cuh>
+#include <stream_compaction/support/operators.cuh>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace StreamCompaction {
+template <class T>
+std::size_t scan_temp_bytes(std::size_t n) {
+    return detail::single_pass_temp_bytes<T>(n);
+}
+
+template <class T, class Op>
+void inclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, void *d_temp, std::size_t temp_bytes,
+                    cudaStream_t stream = 0) {
+    detail::single_pass_scan<false>("inclusive_scan", d_in, d_out, n, op, T{}, d_temp, temp_bytes, stream);
+}
+
+template <class T, class Op>
+void exclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, T init, void *d_temp, std::size_t temp_bytes,
+                    cudaStream_t stream = 0) {
+    detail::single_pass_scan<true>("exclusive_scan", d_in, d_out, n, op, init, d_temp, temp_bytes, stream);
+}
+
+template <class T, class Op>
+void inclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, cudaStream_t stream = 0) {
+    if (n == 0) return;
+    detail::with_temp_storage(scan_temp_bytes<T>(n), stream, [&](void *d_temp) {
+        inclusive_scan(d_in, d_out, n, op, d_temp, scan_temp_bytes<T>(n), stream);
+    });
+}
+
+template <class T, class Op>
+void exclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, T init, cudaStream_t stream = 0) {
+    if (n == 0) return;
+    detail::with_temp_storage(scan_temp_bytes<T>(n), stream, [&](void *d_temp) {
+        exclusive_scan(d_in, d_out, n, op, init, d_temp, scan_temp_bytes<T>(n), stream);
+    });
+}
+
+// Inclusive scan of items computed on the fly, for primitives built on the scan (segmented scans,
+// SpMV): `load` and `store` are device functors, T load(std::size_t i) and void store(std::size_t i,
+// const T &scanned); each i in [0, n) is loaded once and stored once. Temporary storage:
+// scan_temp_bytes<T>(n).
+template <class T, class Load, class Store, class Op>
+void transform_inclusive_scan(std::size_t n, Load load, Store store, Op op, void *d_temp, std::size_t temp_bytes,
+                              cudaStream_t stream = 0) {
+    detail::transform_scan<T, Op>(n, load, store, op, d_temp, temp_bytes, stream);
+}
+
+}  // namespace StreamCompaction

@@ -1,0 +1,130 @@
+#pragma once
+// Segmented scans and reductions on the device: one scan, one pass, no launch per segment and no
+// key array. A segmented scan is an ordinary scan of (head, value) pairs under the segmented
+// operator (a head restarts the running value), run by the single-pass machinery of scan.cuh with
+// the pairs built on the fly from the caller's arrays; only values are written.
+//
+// Segments come either as head flags (flags[i] != 0: element i starts a segment; element 0 always
+// does) or as CSR offsets (segment s is [offsets[s], offsets[s + 1]); offsets[0] = 0, ascending,
+// offsets[segments] = n; empty segments allowed anywhere).
+//
+//   std::size_t bytes = segmented_scan_temp_bytes<float>(n);
+//   segmented_inclusive_scan(d_values, d_flags, d_out, n, Sum{}, d_temp, bytes);       // by flags
+//   segmented_exclusive_scan_by_offsets(d_values, n, d_offsets, segments, d_out, Max{}, -INFINITY,
+//                                       d_temp, bytes);
+//   make_flags(d_shape, segments, d_flags, n, d_temp, make_flags_temp_bytes(segments));
+//   offsets_to_flags(d_offsets, segments, d_flags, n);
+//   flags_to_offsets(d_flags, n, d_offsets, d_segments, d_temp, flags_to_offsets_temp_bytes(n));
+//
+// Any associative operator, commutative or not; values of any trivially copyable type. Every scan
+// may run in place (d_out == d_values). Offsets that break the rules above give wrong results but
+// never an access out of bounds. Errors: std::invalid_argument for bad arguments, cuda_error from
+// CUDA.
+#include <stream_compaction/detail/segmented/scan_dispatch.cuh>
+#include <stream_compaction/device/scan.cuh>
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/operators.cuh>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace StreamCompaction {
+
+// ---- segmented scans ----
+
+// Temporary storage of every segmented scan of n values of type V, by flags or by offsets.
+template <class V>
+std::size_t segmented_scan_temp_bytes(std::size_t n) {
+    return detail::segmented_scan_temp_bytes_for<V>(n);
+}
+
+template <class V, class Flag, class Op>
+void segmented_inclusive_scan(const V *d_values, const Flag *d_flags, V *d_out, std::size_t n, Op op, void *d_temp,
+                              std::size_t temp_bytes, cudaStream_t stream = 0) {
+    detail::scan_by_flags("segmented_inclusive_scan", false, d_values, d_flags, d_out, n, op, V{}, d_temp, temp_bytes,
+                          stream);
+}
+
+// Each segment starts from `init`: out[i] = init op (the segment's values before i).
+template <class V, class Flag, class Op>
+void segmented_exclusive_scan(const V *d_values, const Flag *d_flags, V *d_out, std::size_t n, Op op, V init,
+                              void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+    detail::scan_by_flags("segmented_exclusive_scan", true, d_values, d_flags, d_out, n, op, init, d_temp, temp_bytes,
+                          stream);
+}
+
+// By offsets: the head flags are first set in a bitmap in the temporary storage (one thread per
+// segment), then the scan reads them from there: two launches and n / 8 bytes, not a flag array.
+template <class V, class Offset, class Op>
+void segmented_inclusive_scan_by_offsets(const V *d_values, std::size_t n, const Offset *d_offsets,
+                                         std::size_t segments, V *d_out, Op op, void *d_temp, std::size_t temp_bytes,
+                                         cudaStream_t stream = 0) {
+    detail::scan_by_offsets("segmented_inclusive_scan_by_offsets", false, d_values, n, d_offsets, segments, d_out, op,
+                            V{}, d_temp, temp_bytes, stream);
+}
+
+template <class V, class Offset, class Op>
+void segmented_exclusive_scan_by_offsets(const V *d_values, std::size_t n, const Offset *d_offsets,
+                                         std::size_t segments, V *d_out, Op op, V init, void *d_temp,
+                                         std::size_t temp_bytes, cudaStream_t stream = 0) {
+    detail::scan_by_offsets("segmented_exclusive_scan_by_offsets", true, d_values, n, d_offsets, segments, d_out, op,
+                            init, d_temp, temp_bytes, stream);
+}
+
+// ---- conversions between segment descriptions ----
+
+inline std::size_t make_flags_temp_bytes(std::size_t segments) { return scan_temp_bytes<std::size_t>(segments); }
+
+// From a shape (segment lengths, zeros allowed) summing to n: flags[i] = 1 where a non-empty segment
+// starts, 0 elsewhere. Shape [0,3,1,0,4,2,0] gives flags [1,0,0,1,1,0,0,0,1,0].
+template <class Length, class Flag>
+void make_flags(const Length *d_shape, std::size_t segments, Flag *d_flags, std::size_t n, void *d_temp,
+                std::size_t temp_bytes, cudaStream_t stream = 0) {
+    require_device_pointers("make_flags", segments, d_shape, d_shape);
+    require_device_pointers("make_flags", n, d_flags, d_flags);
+    if (n == 0) return;
+    SC_CUDA_CHECK(cudaMemsetAsync(d_flags, 0, n * sizeof(Flag), stream));
+    if (segments == 0) return;
+    require_temp_storage("make_flags", d_temp, temp_bytes, make_flags_temp_bytes(segments));
+    transform_inclusive_scan<std::size_t>(segments, detail::ShapeLoad<Length>{d_shape},
+                                          detail::FlagSegmentStart<Length, Flag>{d_shape, d_flags, n}, Sum{}, d_temp,
+                                          temp_bytes, stream);
+}
+
+// flags[offsets[s]] = 1 for every non-empty segment s, 0 elsewhere.
+template <class Offset, class Flag>
+void offsets_to_flags(const Offset *d_offsets, std::size_t segments, Flag *d_flags, std::size_t n,
+                      cudaStream_t stream = 0) {
+    require_device_pointers("offsets_to_flags", n, d_offsets, d_flags);
+    if (n == 0) return;
+    SC_CUDA_CHECK(cudaMemsetAsync(d_flags, 0, n * sizeof(Flag), stream));
+    if (segments == 0) return;
+    const int threads = 256;
+    detail::flags_from_offsets_kernel<<<blocks_for(segments, threads), threads, 0, stream>>>(d_offsets, segments,
+                                                                                             d_flags, n);
+    SC_CHECK_LAUNCH(flags_from_offsets_kernel);
+}
+
+inline std::size_t flags_to_offsets_temp_bytes(std::size_t n) { return scan_temp_bytes<std::size_t>(n); }
+
+// The offsets of the segments the flags describe (element 0 always starts one): d_offsets (room for
+// n + 1) receives segments + 1 entries, *d_segments (device memory) the count. One launch.
+template <class Flag, class Offset>
+void flags_to_offsets(const Flag *d_flags, std::size_t n, Offset *d_offsets, std::size_t *d_segments, void *d_temp,
+                      std::size_t temp_bytes, cudaStream_t stream = 0) {
+    require_device_pointers("flags_to_offsets", n, d_flags, d_offsets);
+    if (d_segments == nullptr) throw std::invalid_argument("flags_to_offsets: null segment count");
+    if (n == 0) {
+        SC_CUDA_CHECK(cudaMemsetAsync(d_segments, 0, sizeof(std::size_t), stream));
+        if (d_offsets != nullptr) SC_CUDA_CHECK(cudaMemsetAsync(d_offsets, 0, sizeof(Offset), stream));
+        return;
+    }
+    require_temp_storage("flags_to_offsets", d_temp, temp_bytes, flags_to_offsets_temp_bytes(n));
+    transform_inclusive_scan<std::size_t>(n, detail::HeadCountLoad<Flag>{d_flags},
+                                          detail::OffsetStore<Flag, Offset>{d_flags, d_offsets, d_segments, n}, Sum{},
+                                          d_temp, temp_bytes, stream);
+}
+
+}  // namespace StreamCompaction

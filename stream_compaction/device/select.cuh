@@ -1,0 +1,47 @@
+#pragma once
+// Single-pass compaction and stable partition: the predicate is evaluated as the tile is loaded,
+// the kept count is scanned by decoupled look-back (scan.cuh's machinery), and the tile's items
+// are gathered in shared memory and written out in coalesced runs. No map or scatter launch.
+//
+//   select_if(d_in, d_out, d_count, n, pred, d_temp, select_temp_bytes<T>(n), stream);
+//       d_out[0, *d_count) = the elements with pred true, in order.
+//   select_flagged(d_in, d_flags, d_out, d_count, n, d_temp, bytes, stream);   // kept where flag != 0
+//   partition(d_in, d_out, d_true_count, n, pred, d_temp, bytes, stream);
+//       stable: trues in order, then falses in order (partition2 of the lecture). The falses' place
+//       depends on the total count of trues, so partition first counts them (one extra read).
+// Counts are std::size_t in device memory. d_out must not overlap d_in.
+#include <stream_compaction/detail/select/dispatch.cuh>
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/operators.cuh>
+
+#include <cstddef>
+
+namespace StreamCompaction {
+template <class T>
+std::size_t select_temp_bytes(std::size_t n) {
+    return detail::select_temp_bytes_for<T>(n);
+}
+
+template <class T, class Pred>
+void select_if(const T *d_in, T *d_out, std::size_t *d_count, std::size_t n, Pred pred, void *d_temp,
+               std::size_t temp_bytes, cudaStream_t stream = 0) {
+    detail::single_pass_select<false>("select_if", d_in, d_out, d_count, n, detail::ByPredicate<Pred>{pred}, d_temp,
+                                      temp_bytes, stream);
+}
+
+template <class T, class Flag>
+void select_flagged(const T *d_in, const Flag *d_flags, T *d_out, std::size_t *d_count, std::size_t n, void *d_temp,
+                    std::size_t temp_bytes, cudaStream_t stream = 0) {
+    require_device_pointers("select_flagged", n, d_flags, d_out);
+    detail::single_pass_select<false>("select_flagged", d_in, d_out, d_count, n, detail::ByFlag<Flag>{d_flags},
+                                      d_temp, temp_bytes, stream);
+}
+
+template <class T, class Pred>
+void partition(const T *d_in, T *d_out, std::size_t *d_true_count, std::size_t n, Pred pred, void *d_temp,
+               std::size_t temp_bytes, cudaStream_t stream = 0) {
+    detail::single_pass_select<true>("partition", d_in, d_out, d_true_count, n, detail::ByPredicate<Pred>{pred},
+                                     d_temp, temp_bytes, stream);
+}
+
+}  // namespace StreamCompaction

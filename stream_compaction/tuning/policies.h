@@ -1,0 +1,35 @@
+#pragma once
+// The compile-time tuning knobs of every family, in one place: items per thread live in registers,
+// so they are template constants; the block sizes chosen at run time are in block_sizes.h. The
+// values are the ones found best on an H100 (sm_90).
+#include <cstddef>
+
+namespace StreamCompaction {
+
+// Shared-memory hierarchical scan (shared.cu): items per thread, a multiple of 4 (16-byte vectors
+// of ints).
+constexpr int kSharedItemsPerThread = 16;
+
+// Single-pass scan, select and partition: 16-byte vectors per thread per tile (4 ints, 2 doubles).
+constexpr int kSinglePassVectorsPerThread = 4;
+
+// Rows per tile of the transform scan and the segmented scan: twice the plain scan's, because their
+// items come from several arrays loaded element by element, and more items per thread keep more
+// loads in flight (8 rows: 1.1x CUB on the segmented scan, where 4 gave 0.92x).
+constexpr int kTransformScanRows = 2 * kSinglePassVectorsPerThread;
+
+// Onesweep radix sort: keys each thread ranks and moves per tile. A tile is
+// block_sizes().radix * kRadixItemsPerThread keys.
+constexpr int kRadixItemsPerThread = 16;
+
+// Merge path (segmented reduce, SpMV): path steps per thread. Larger tiles amortize each tile's
+// corners and look-back (15 was about 1.5x faster than 7 on large matrices on an H100); odd keeps
+// the threads' shared-memory runs on different banks.
+constexpr int kMergePathItemsPerThread = 15;
+
+// Merge path: registers per thread, few enough for 1024 threads, and for values of up to 4 bytes
+// few enough that more blocks fit on an SM (40 gives 6 blocks of 256 threads), without spilling.
+template <class V>
+constexpr int kMergePathRegisters = sizeof(V) <= 4 ? 40 : 64;
+
+}  // namespace StreamCompaction

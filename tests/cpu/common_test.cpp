@@ -1,0 +1,71 @@
+// Course helpers, the timer's contract, error messages and block-size settings.
+#include <gtest/gtest.h>
+
+#include <stream_compaction/common.h>
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/tuning/block_sizes.h>
+
+#include <type_traits>
+
+namespace SC = StreamCompaction;
+
+TEST(Ilog2, FloorAndCeil) {
+    EXPECT_EQ(ilog2(1), 0);
+    EXPECT_EQ(ilog2(2), 1);
+    EXPECT_EQ(ilog2(3), 1);
+    EXPECT_EQ(ilog2(1 << 30), 30);
+    EXPECT_EQ(ilog2(INT_MAX), 30);
+    EXPECT_EQ(ilog2ceil(1), 0);
+    EXPECT_EQ(ilog2ceil(2), 1);
+    EXPECT_EQ(ilog2ceil(3), 2);
+    EXPECT_EQ(ilog2ceil(1 << 20), 20);
+    EXPECT_EQ(ilog2ceil((1 << 20) + 1), 21);
+    EXPECT_EQ(ilog2ceil(INT_MAX), 31);
+    EXPECT_EQ(ilog2(0), 0);  // defined, and no endless loop on non-positive input
+    EXPECT_EQ(ilog2(-8), 0);
+}
+
+TEST(PerformanceTimer, CpuTimerContract) {
+    SC::Common::PerformanceTimer timer;
+    EXPECT_THROW(timer.endCpuTimer(), std::runtime_error);
+    timer.startCpuTimer();
+    EXPECT_THROW(timer.startCpuTimer(), std::runtime_error);
+    timer.endCpuTimer();
+    EXPECT_GE(timer.getCpuElapsedTimeForPreviousOperation(), 0.0f);
+    EXPECT_THROW(timer.endCpuTimer(), std::runtime_error);
+    EXPECT_THROW(timer.endGpuTimer(), std::runtime_error);
+    static_assert(!std::is_copy_constructible_v<SC::Common::PerformanceTimer>);
+    static_assert(!std::is_copy_assignable_v<SC::Common::PerformanceTimer>);
+}
+
+TEST(PerformanceTimer, UsableAgainAfterTimedWorkThrows) {
+    SC::Common::PerformanceTimer timer;
+    timer.startCpuTimer();  // the GPU timer's events need a device; abandon needs none
+    timer.endCpuTimer();
+    timer.abandonGpuTimer();
+    EXPECT_THROW(timer.endGpuTimer(), std::runtime_error);
+}
+
+TEST(CudaError, MessageNamesErrorCallAndPlace) {
+    try {
+        SC::throw_cuda_error(cudaErrorInvalidValue, "cudaMemcpy(a, b, n, kind)", "naive.cu", 42);
+        FAIL() << "no exception";
+    } catch (const SC::cuda_error &e) {
+        EXPECT_EQ(e.code(), cudaErrorInvalidValue);
+        const std::string what = e.what();
+        EXPECT_NE(what.find("naive.cu:42"), std::string::npos) << what;
+        EXPECT_NE(what.find("cudaMemcpy(a, b, n, kind)"), std::string::npos) << what;
+        EXPECT_NE(what.find("cudaErrorInvalidValue"), std::string::npos) << what;
+    }
+}
+
+TEST(BlockSizes, ValidatedAndSettable) {
+    const SC::BlockSizes saved = SC::block_sizes();
+    EXPECT_THROW(SC::set_block_size(48), std::invalid_argument);
+    EXPECT_THROW(SC::set_block_size(16), std::invalid_argument);
+    EXPECT_THROW(SC::set_block_size(2048), std::invalid_argument);
+    SC::set_block_size(256);
+    EXPECT_EQ(SC::block_sizes().naive, 256);
+    EXPECT_EQ(SC::block_sizes().efficient, 256);
+    SC::block_sizes() = saved;
+}

@@ -1,0 +1,536 @@
+// The radix sorts (radix_sort.cuh, radix.h) against std::stable_sort: every key and value type,
+// every input shape, tile boundaries, several block sizes, the multi-portion path, garbage and
+// reused temporary storage, bad arguments; at large sizes, 2^31 + 1 keys. Speed: sc_bench.
+#include <gtest/gtest.h>
+
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/radix.h>
+#include <stream_compaction/device/radix_sort.cuh>
+#include <stream_compaction/tuning/block_sizes.h>
+
+#include "gpu_test_util.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace SC = StreamCompaction;
+using SC::DeviceBuffer;
+
+namespace {
+
+constexpr int kPoisonByte = 0xA5;
+
+enum class Shape { Uniform, AllEqual, FewDistinct, Sorted, Reversed, Low8, Low16 };
+const Shape kShapes[] = {Shape::Uniform, Shape::AllEqual, Shape::FewDistinct, Shape::Sorted,
+                         Shape::Reversed, Shape::Low8,    Shape::Low16};
+
+const char *shapeName(Shape shape) {
+    switch (shape) {
+    case Shape::Uniform: return "uniform";
+    case Shape::AllEqual: return "all equal";
+    case Shape::FewDistinct: return "16 distinct";
+    case Shape::Sorted: return "sorted";
+    case Shape::Reversed: return "reverse sorted";
+    case Shape::Low8: return "low 8 bits random";
+    case Shape::Low16: return "low 16 bits random";
+    }
+    return "?";
+}
+
+template <class Key>
+Key fromBits(std::uint32_t bits) {
+    Key key;
+    std::memcpy(&key, &bits, sizeof key);
+    return key;
+}
+
+template <class Key>
+std::uint32_t toBits(Key key) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &key, sizeof bits);
+    return bits;
+}
+
+// Any key of the type: all 32-bit patterns for integers; for floats every finite value, the
+// infinities and both zeros, but no NaN (std::stable_sort's operator< needs an order).
+template <class Key>
+Key anyKey(std::mt19937 &rng) {
+    if constexpr (std::is_same_v<Key, float>) {
+        switch (rng() % 64) {
+        case 0: return -0.0f;
+        case 1: return 0.0f;
+        case 2: return INFINITY;
+        case 3: return -INFINITY;
+        default: {
+            std::uint32_t bits = rng();
+            while ((bits & 0x7f800000u) == 0x7f800000u) bits = rng();  // no NaN or infinity here
+            return fromBits<float>(bits);
+        }
+        }
+    } else {
+        return fromBits<Key>(rng());
+    }
+}
+
+// The inputs every sort is checked on. Low8/Low16: the upper bits are one random pattern for all
+// keys (a negative one for int half of the time), so the upper digit passes are skipped.
+template <class Key>
+std::vector<Key> makeKeys(std::size_t n, Shape shape, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::vector<Key> keys(n);
+    switch (shape) {
+    case Shape::Uniform:
+    case Shape::Sorted:
+    case Shape::Reversed:
+        for (Key &k : keys) k = anyKey<Key>(rng);
+        if (shape == Shape::Sorted) std::sort(keys.begin(), keys.end());
+        if (shape == Shape::Reversed) std::sort(keys.begin(), keys.end(), [](Key a, Key b) { return b < a; });
+        break;
+    case Shape::AllEqual: std::fill(keys.begin(), keys.end(), anyKey<Key>(rng)); break;
+    case Shape::FewDistinct: {
+        Key pool[16];
+        for (Key &k : pool) k = anyKey<Key>(rng);
+        for (Key &k : keys) k = pool[rng() % 16];
+        break;
+    }
+    case Shape::Low8:
+    case Shape::Low16: {
+        const std::uint32_t low_mask = shape == Shape::Low8 ? 0xffu : 0xffffu;
+        std::uint32_t high = rng() & ~low_mask;
+        if constexpr (std::is_same_v<Key, float>) high = (high & 0x807fffffu) | 0x3f800000u;  // finite: +-[1, 2)
+        for (Key &k : keys) k = fromBits<Key>(high | (rng() & low_mask));
+        break;
+    }
+    }
+    if constexpr (std::is_integral_v<Key>) {  // the extremes, somewhere inside
+        if (shape == Shape::Uniform && n >= 3) {
+            keys[n / 3] = std::numeric_limits<Key>::max();
+            keys[n / 2] = std::numeric_limits<Key>::min();
+        }
+    }
+    return keys;
+}
+
+// Values that name their key's input position, so the values check stability.
+template <class Value>
+std::vector<Value> indexValues(std::size_t n) {
+    std::vector<Value> values(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        if constexpr (std::is_same_v<Value, std::int64_t>) values[i] = std::int64_t(i) - (std::int64_t(1) << 40);
+        else values[i] = static_cast<Value>(i);
+    }
+    return values;
+}
+
+template <class T>
+bool sameBits(const T &a, const T &b) {
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// The first position where got differs (bitwise) from expected, or -1.
+template <class T>
+long long firstDifference(const std::vector<T> &got, const std::vector<T> &expected) {
+    if (got.size() != expected.size()) return 0;
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (!sameBits(got[i], expected[i])) return static_cast<long long>(i);
+    return -1;
+}
+
+// std::stable_sort of the keys, carrying the values.
+template <class Key, class Value, class Less>
+void referenceSort(std::vector<Key> &keys, std::vector<Value> &values, Less less) {
+    std::vector<std::size_t> order(keys.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return less(keys[a], keys[b]); });
+    std::vector<Key> sorted_keys(keys.size());
+    std::vector<Value> sorted_values(values.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        sorted_keys[i] = keys[order[i]];
+        if (!values.empty()) sorted_values[i] = values[order[i]];
+    }
+    keys.swap(sorted_keys);
+    values.swap(sorted_values);
+}
+
+struct Less {
+    template <class T>
+    bool operator()(const T &a, const T &b) const { return a < b; }
+};
+
+// Sorts on the GPU through the caller-provided-storage API, from poisoned outputs and storage.
+// `values` empty: keys only.
+template <class Key, class Value>
+void gpuSort(const std::vector<Key> &keys, const std::vector<Value> &values, std::vector<Key> &sorted_keys,
+             std::vector<Value> &sorted_values, std::size_t max_portion_keys = SC::detail::kRadixMaxPortionKeys) {
+    const std::size_t n = keys.size();
+    const bool pairs = !values.empty();
+    DeviceBuffer<Key> d_keys_in = DeviceBuffer<Key>::from_host(keys.data(), n), d_keys_out(n);
+    DeviceBuffer<Value> d_values_in = DeviceBuffer<Value>::from_host(values.data(), values.size());
+    DeviceBuffer<Value> d_values_out(values.size());
+    d_keys_out.fill_bytes(kPoisonByte);
+    d_values_out.fill_bytes(kPoisonByte);
+    if (pairs) {
+        using Bits = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;
+        const int threads = SC::block_sizes().radix;
+        DeviceBuffer<char> temp(n == 0 ? 0
+                                       : SC::detail::radix_layout<Key, Bits>(n, threads, SC::kRadixItemsPerThread,
+                                                                             max_portion_keys).total_bytes);
+        temp.fill_bytes(kPoisonByte);
+        SC::detail::radix_sort<Key, Bits>("radix_sort_pairs", d_keys_in.get(), d_keys_out.get(),
+                                          reinterpret_cast<const Bits *>(d_values_in.get()),
+                                          reinterpret_cast<Bits *>(d_values_out.get()), n, temp.get(), temp.bytes(),
+                                          0, max_portion_keys);
+    } else {
+        DeviceBuffer<char> temp(SC::detail::radix_temp_bytes<Key, SC::KeysOnly>(n, max_portion_keys));
+        temp.fill_bytes(kPoisonByte);
+        SC::detail::radix_sort<Key, SC::KeysOnly>("radix_sort_keys", d_keys_in.get(), d_keys_out.get(), nullptr,
+                                                  nullptr, n, temp.get(), temp.bytes(), 0, max_portion_keys);
+    }
+    SC_CUDA_CHECK(cudaDeviceSynchronize());
+    sorted_keys.assign(n, Key{});
+    sorted_values.assign(values.size(), Value{});
+    d_keys_out.copy_to_host(sorted_keys.data(), n);
+    d_values_out.copy_to_host(sorted_values.data(), values.size());
+}
+
+template <class Key, class Value>
+::testing::AssertionResult sortsLikeStableSort(const std::vector<Key> &keys, bool pairs,
+                                               std::size_t max_portion_keys = SC::detail::kRadixMaxPortionKeys) {
+    std::vector<Key> expected_keys = keys;
+    std::vector<Value> expected_values = pairs ? indexValues<Value>(keys.size()) : std::vector<Value>{};
+    const std::vector<Value> values = expected_values;
+    referenceSort(expected_keys, expected_values, Less{});
+    std::vector<Key> got_keys;
+    std::vector<Value> got_values;
+    gpuSort(keys, values, got_keys, got_values, max_portion_keys);
+    if (const long long i = firstDifference(got_keys, expected_keys); i >= 0)
+        return ::testing::AssertionFailure() << "key " << i << ": got " << got_keys[i] << ", expected "
+                                             << expected_keys[i];
+    if (const long long i = firstDifference(got_values, expected_values); i >= 0)
+        return ::testing::AssertionFailure() << "value " << i << ": got " << got_values[i] << ", expected "
+                                             << expected_values[i];
+    return ::testing::AssertionSuccess();
+}
+
+template <class Key, class Value>
+void checkShapes(const std::vector<std::size_t> &sizes, const std::vector<Shape> &shapes, bool pairs) {
+    for (std::size_t n : sizes) {
+        for (Shape shape : shapes) {
+            const std::uint32_t seed = freshSeed();
+            SCOPED_TRACE("n = " + std::to_string(n) + ", " + shapeName(shape) + ", seed " + std::to_string(seed));
+            ASSERT_TRUE((sortsLikeStableSort<Key, Value>(makeKeys<Key>(n, shape, seed), pairs)));
+        }
+    }
+}
+
+std::size_t tileItems() { return std::size_t(SC::block_sizes().radix) * SC::kRadixItemsPerThread; }
+
+// n = 0, 1, 2, a warp's worth and one more, around one tile, and several tiles with a ragged end.
+std::vector<std::size_t> radixSizes() {
+    const std::size_t tile = tileItems();
+    return {0, 1, 2, 33, 1000, tile - 1, tile, tile + 1, 5 * tile + 7};
+}
+
+class GpuRadix : public GpuTest {};
+
+}  // namespace
+
+TEST_F(GpuRadix, KeysOnlyEveryKeyTypeAndShape) {
+    const std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+    checkShapes<int, int>(radixSizes(), shapes, false);
+    checkShapes<unsigned, int>(radixSizes(), shapes, false);
+    checkShapes<float, int>(radixSizes(), shapes, false);
+}
+
+TEST_F(GpuRadix, PairsAreStableForEveryValueType) {
+    const std::vector<Shape> shapes = {Shape::Uniform, Shape::AllEqual, Shape::FewDistinct, Shape::Low8};
+    const std::size_t tile = tileItems();
+    const std::vector<std::size_t> sizes = {1, 33, tile + 1, 3 * tile - 5};
+    checkShapes<int, int>(sizes, shapes, true);
+    checkShapes<int, std::int64_t>(sizes, shapes, true);
+    checkShapes<unsigned, float>(sizes, shapes, true);
+    checkShapes<float, int>(sizes, shapes, true);
+    checkShapes<float, float>(sizes, shapes, true);
+    checkShapes<float, std::int64_t>(sizes, shapes, true);
+    checkShapes<unsigned, std::int64_t>({tile - 1, 2 * tile}, {Shape::Sorted, Shape::Reversed, Shape::Low16}, true);
+}
+
+TEST_F(GpuRadix, EveryBlockSize) {
+    for (int threads : {32, 128, 256, 512}) {
+        SC::block_sizes().radix = threads;
+        SCOPED_TRACE("block size " + std::to_string(threads));
+        const std::size_t tile = tileItems();
+        checkShapes<int, int>({tile - 1, tile + 1, 4 * tile + 3}, {Shape::Uniform, Shape::FewDistinct, Shape::Low16},
+                              false);
+        checkShapes<float, std::int64_t>({2 * tile + 1}, {Shape::Uniform, Shape::FewDistinct}, true);
+    }
+    SC::set_block_size(1024);
+    EXPECT_EQ(SC::block_sizes().radix, 512) << "set_block_size caps the radix block size";
+    SC::block_sizes().radix = 1024;
+    EXPECT_THROW(SC::radix_sort_temp_bytes<int>(10), std::invalid_argument);
+    SC::block_sizes().radix = 48;
+    EXPECT_THROW(SC::radix_sort_temp_bytes<int>(10), std::invalid_argument);
+}
+
+// Portions of a few tiles: the bin offsets chain from launch to launch as past 2^30 keys.
+TEST_F(GpuRadix, ManyPortions) {
+    const std::size_t tile = tileItems();
+    for (std::size_t portion_keys : {tile, 3 * tile, 3 * tile + 5}) {
+        for (Shape shape : {Shape::Uniform, Shape::FewDistinct, Shape::Low8}) {
+            const std::size_t n = 10 * tile + 17;
+            SCOPED_TRACE("portion " + std::to_string(portion_keys) + ", " + shapeName(shape));
+            ASSERT_TRUE((sortsLikeStableSort<int, int>(makeKeys<int>(n, shape, freshSeed()), false, portion_keys)));
+            ASSERT_TRUE((sortsLikeStableSort<float, std::int64_t>(makeKeys<float>(n, shape, freshSeed()), true,
+                                                                  portion_keys)));
+        }
+    }
+}
+
+TEST_F(GpuRadix, FloatZerosInfinitiesAndNaNs) {
+    // -0.0 and +0.0 are equal keys: they keep their input order (and their bits).
+    const std::vector<float> zeros = {0.0f, -0.0f, 1.0f, -0.0f, 0.0f, -1.0f, -0.0f, INFINITY, -INFINITY, 0.0f};
+    EXPECT_TRUE((sortsLikeStableSort<float, int>(zeros, true)));
+
+    // NaNs sort by their bits: sign bit clear after +inf, sign bit set before -inf.
+    const float positive_nan = fromBits<float>(0x7fc00000u), negative_nan = fromBits<float>(0xffc00000u);
+    std::mt19937 rng(freshSeed());
+    const std::size_t n = 3 * tileItems() + 11;
+    std::vector<float> keys(n);
+    for (float &k : keys) {
+        const unsigned pick = rng() % 16;
+        k = pick == 0 ? positive_nan : pick == 1 ? negative_nan : anyKey<float>(rng);
+    }
+    std::vector<int> values = indexValues<int>(n);
+    std::vector<float> expected_keys;
+    std::vector<int> expected_values;
+    std::vector<float> finite_keys;
+    std::vector<int> finite_values;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (sameBits(keys[i], negative_nan)) {
+            expected_keys.push_back(keys[i]);
+            expected_values.push_back(values[i]);
+        } else if (!std::isnan(keys[i])) {
+            finite_keys.push_back(keys[i]);
+            finite_values.push_back(values[i]);
+        }
+    }
+    referenceSort(finite_keys, finite_values, Less{});
+    expected_keys.insert(expected_keys.end(), finite_keys.begin(), finite_keys.end());
+    expected_values.insert(expected_values.end(), finite_values.begin(), finite_values.end());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (sameBits(keys[i], positive_nan)) {
+            expected_keys.push_back(keys[i]);
+            expected_values.push_back(values[i]);
+        }
+    }
+    std::vector<float> got_keys;
+    std::vector<int> got_values;
+    gpuSort(keys, values, got_keys, got_values);
+    EXPECT_EQ(firstDifference(got_keys, expected_keys), -1);
+    EXPECT_EQ(firstDifference(got_values, expected_values), -1);
+}
+
+TEST_F(GpuRadix, PublicEntryPointsAndManagedStorage) {
+    const std::size_t n = 2 * tileItems() + 99;
+    const std::vector<int> keys = makeKeys<int>(n, Shape::Uniform, freshSeed());
+    std::vector<int> expected = keys;
+    std::vector<std::int64_t> expected_values = indexValues<std::int64_t>(n);
+    const std::vector<std::int64_t> values = expected_values;
+    referenceSort(expected, expected_values, Less{});
+
+    DeviceBuffer<int> d_keys = DeviceBuffer<int>::from_host(keys.data(), n), d_sorted(n);
+    DeviceBuffer<std::int64_t> d_values = DeviceBuffer<std::int64_t>::from_host(values.data(), n), d_moved(n);
+    std::vector<int> got(n);
+    std::vector<std::int64_t> got_values(n);
+    cudaStream_t stream;
+    SC_CUDA_CHECK(cudaStreamCreate(&stream));
+
+    // Caller-provided storage, reused by two sorts on one stream.
+    DeviceBuffer<char> temp(SC::radix_sort_temp_bytes<int, std::int64_t>(n));
+    ASSERT_GE(temp.bytes(), SC::radix_sort_temp_bytes<int>(n));
+    temp.fill_bytes(kPoisonByte);
+    d_sorted.fill_bytes(kPoisonByte);
+    SC::radix_sort_keys(d_keys.get(), d_sorted.get(), n, temp.get(), temp.bytes(), stream);
+    SC::radix_sort_pairs(d_keys.get(), d_sorted.get(), d_values.get(), d_moved.get(), n, temp.get(), temp.bytes(),
+                         stream);
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    d_sorted.copy_to_host(got.data(), n);
+    d_moved.copy_to_host(got_values.data(), n);
+    EXPECT_EQ(got, expected);
+    EXPECT_EQ(got_values, expected_values);
+
+    // Storage managed by the sort.
+    d_sorted.fill_bytes(kPoisonByte);
+    d_moved.fill_bytes(kPoisonByte);
+    SC::radix_sort_keys(d_keys.get(), d_sorted.get(), n, stream);
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    d_sorted.copy_to_host(got.data(), n);
+    EXPECT_EQ(got, expected);
+    SC::radix_sort_pairs(d_keys.get(), d_sorted.get(), d_values.get(), d_moved.get(), n, stream);
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    d_moved.copy_to_host(got_values.data(), n);
+    EXPECT_EQ(got_values, expected_values);
+    SC_CUDA_CHECK(cudaStreamDestroy(stream));
+    EXPECT_EQ(SC::radix_sort_temp_bytes<float>(0), 0u);
+    EXPECT_NO_THROW(SC::radix_sort_keys<float>(nullptr, nullptr, 0, nullptr, 0));
+    EXPECT_NO_THROW(SC::radix_sort_keys<float>(nullptr, nullptr, 0));
+}
+
+TEST_F(GpuRadix, RejectsBadArgumentsBeforeAnyWork) {
+    const std::size_t n = 1000;
+    DeviceBuffer<int> keys(2 * n), sorted(n);
+    DeviceBuffer<float> values(n), moved(n);
+    sorted.fill_bytes(kPoisonByte);
+    const std::size_t bytes = SC::radix_sort_temp_bytes<int, float>(n);
+    DeviceBuffer<char> temp(bytes);
+    EXPECT_THROW(SC::radix_sort_keys<int>(nullptr, sorted.get(), n, temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW(SC::radix_sort_keys<int>(keys.get(), nullptr, n, temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW(SC::radix_sort_keys<int>(keys.get(), sorted.get(), n, nullptr, bytes), std::invalid_argument);
+    EXPECT_THROW(SC::radix_sort_keys<int>(keys.get(), sorted.get(), n, temp.get(), 16), std::invalid_argument);
+    EXPECT_THROW(SC::radix_sort_keys<int>(keys.get(), keys.get() + n / 2, n, temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW((SC::radix_sort_pairs<int, float>(keys.get(), sorted.get(), nullptr, moved.get(), n, temp.get(), bytes)),
+                 std::invalid_argument);
+    EXPECT_THROW((SC::radix_sort_pairs<int, float>(keys.get(), sorted.get(), values.get(), nullptr, n, temp.get(), bytes)),
+                 std::invalid_argument);
+    EXPECT_THROW((SC::radix_sort_pairs<int, float>(keys.get(), sorted.get(), values.get(), values.get(), n, temp.get(),
+                                                  bytes)),
+                 std::invalid_argument);
+    EXPECT_THROW((SC::radix_sort_pairs<int, float>(keys.get(), sorted.get(), values.get(), moved.get(), n, temp.get(),
+                                                  SC::radix_sort_temp_bytes<int>(n))),
+                 std::invalid_argument);
+    EXPECT_THROW(SC::radix_sort_keys<int>(nullptr, sorted.get(), n), std::invalid_argument);
+    SC_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<unsigned char> untouched(n * sizeof(int));
+    SC_CUDA_CHECK(cudaMemcpy(untouched.data(), sorted.get(), untouched.size(), cudaMemcpyDeviceToHost));
+    EXPECT_TRUE(std::all_of(untouched.begin(), untouched.end(), [](unsigned char b) { return b == kPoisonByte; }))
+        << "a rejected call wrote the output";
+}
+
+TEST_F(GpuRadix, CourseInterfaceMatchesStdSort) {
+    const int tile = static_cast<int>(tileItems());
+    for (int n : {1, 3, 1 << 8, (1 << 8) - 3, tile + 1, 1 << 16, (1 << 16) - 3}) {
+        SCOPED_TRACE("n = " + std::to_string(n));
+        const std::vector<int> in = makeKeys<int>(n, Shape::Uniform, freshSeed());
+        std::vector<int> expected = in;
+        std::sort(expected.begin(), expected.end());
+        std::vector<int> out(n, 0x5a5a5a5a);
+        SC::Radix::sort(n, out.data(), in.data());
+        ASSERT_EQ(out, expected) << "Radix::sort";
+        std::fill(out.begin(), out.end(), 0x5a5a5a5a);
+        SC::Radix::sortClassic(n, out.data(), in.data());
+        ASSERT_EQ(out, expected) << "Radix::sortClassic";
+    }
+    EXPECT_NO_THROW(SC::Radix::sort(0, nullptr, nullptr));
+    EXPECT_NO_THROW(SC::Radix::sortClassic(0, nullptr, nullptr));
+    int x = 0;
+    EXPECT_THROW(SC::Radix::sort(-1, &x, &x), std::invalid_argument);
+    EXPECT_THROW(SC::Radix::sortClassic(-1, &x, &x), std::invalid_argument);
+    EXPECT_THROW(SC::Radix::sort(4, nullptr, &x), std::invalid_argument);
+}
+
+// The classic sort's device API, which Radix::sortClassic wraps: every shape from garbage outputs
+// and storage, the input left as it was, and bad arguments refused.
+TEST_F(GpuRadix, ClassicDeviceApi) {
+    for (const std::size_t n : {std::size_t(1), std::size_t(33), 3 * tileItems() + 5}) {
+        for (Shape shape : kShapes) {
+            const std::uint32_t seed = freshSeed();
+            SCOPED_TRACE("n = " + std::to_string(n) + ", " + shapeName(shape) + ", seed " + std::to_string(seed));
+            const std::vector<int> keys = makeKeys<int>(n, shape, seed);
+            std::vector<int> expected = keys;
+            std::sort(expected.begin(), expected.end());
+            DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(keys.data(), n), d_out(n), d_alternate(n);
+            DeviceBuffer<char> temp(SC::Radix::classic_sort_temp_bytes(n));
+            d_out.fill_bytes(kPoisonByte);
+            d_alternate.fill_bytes(kPoisonByte);
+            temp.fill_bytes(kPoisonByte);
+            SC::Radix::classic_sort_keys(d_in.get(), d_out.get(), d_alternate.get(), n, temp.get(), temp.bytes());
+            SC_CUDA_CHECK(cudaDeviceSynchronize());
+            std::vector<int> got(n), input_after(n);
+            d_out.copy_to_host(got.data(), n);
+            d_in.copy_to_host(input_after.data(), n);
+            ASSERT_EQ(got, expected);
+            ASSERT_EQ(input_after, keys) << "the sort wrote its input";
+        }
+    }
+    const std::size_t n = 1000;
+    DeviceBuffer<int> keys(2 * n), sorted(n), alternate(n);
+    const std::size_t bytes = SC::Radix::classic_sort_temp_bytes(n);
+    DeviceBuffer<char> temp(bytes);
+    const auto sort = [n](const int *in, int *out, int *scratch, void *storage, std::size_t storage_bytes) {
+        SC::Radix::classic_sort_keys(in, out, scratch, n, storage, storage_bytes);
+    };
+    EXPECT_THROW(sort(nullptr, sorted.get(), alternate.get(), temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW(sort(keys.get(), nullptr, alternate.get(), temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW(sort(keys.get(), sorted.get(), nullptr, temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW(sort(keys.get(), keys.get() + n / 2, alternate.get(), temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW(sort(keys.get(), sorted.get(), sorted.get(), temp.get(), bytes), std::invalid_argument);
+    EXPECT_THROW(sort(keys.get(), sorted.get(), alternate.get(), nullptr, bytes), std::invalid_argument);
+    EXPECT_THROW(sort(keys.get(), sorted.get(), alternate.get(), temp.get(), 16), std::invalid_argument);
+    EXPECT_EQ(SC::Radix::classic_sort_temp_bytes(0), 0u);
+    EXPECT_NO_THROW(SC::Radix::classic_sort_keys(nullptr, nullptr, nullptr, 0, nullptr, 0));
+}
+
+// ---- sizes that fill the GPU (left out of sanitizer runs) ----
+
+TEST(GpuLarge, RadixSortAt2To24Plus7) {
+    SKIP_WITHOUT_GPU();
+    const std::size_t n = (std::size_t(1) << 24) + 7;
+    EXPECT_TRUE((sortsLikeStableSort<int, int>(makeKeys<int>(n, Shape::Uniform, freshSeed()), false)));
+    EXPECT_TRUE((sortsLikeStableSort<int, std::int64_t>(makeKeys<int>(n, Shape::FewDistinct, freshSeed()), true)));
+    EXPECT_TRUE((sortsLikeStableSort<float, int>(makeKeys<float>(n, Shape::Uniform, freshSeed()), true)));
+    EXPECT_TRUE((sortsLikeStableSort<unsigned, float>(makeKeys<unsigned>(n, Shape::Low16, freshSeed()), true)));
+}
+
+// A 64-bit mix of one key: the sum over all keys identifies the multiset with high probability.
+static std::uint64_t mix(std::uint32_t key) {
+    std::uint64_t z = key + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// Past 2^31 keys (16 GiB in and out, 8 GiB more of temporary storage): three portions per digit.
+// Checked by order and by a multiset hash (a full std::sort of 2^31 keys would take minutes).
+TEST(GpuLarge, RadixSortOf2To31Plus1Keys) {
+    SKIP_WITHOUT_GPU();
+    const std::size_t n = (std::size_t(1) << 31) + 1;
+    const std::size_t temp_bytes = SC::radix_sort_temp_bytes<int>(n);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    SC_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (free_bytes < 2 * n * sizeof(int) + temp_bytes + (std::size_t(1) << 30))
+        GTEST_SKIP() << "needs " << (2 * n * sizeof(int) + temp_bytes) / (1 << 20) << " MiB of device memory";
+    std::vector<int> keys(n);
+    std::uint64_t state = freshSeed();
+    std::uint64_t hash_in = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        keys[i] = static_cast<int>(state >> 32);
+    }
+    keys[n / 3] = INT_MAX;
+    keys[2 * (n / 3)] = INT_MIN;
+    keys[n - 1] = INT_MIN;
+    for (int k : keys) hash_in += mix(static_cast<std::uint32_t>(k));
+    DeviceBuffer<int> d_keys = DeviceBuffer<int>::from_host(keys.data(), n);
+    DeviceBuffer<int> d_sorted(n);
+    DeviceBuffer<char> temp(temp_bytes);
+    SC::radix_sort_keys(d_keys.get(), d_sorted.get(), n, temp.get(), temp.bytes());
+    d_sorted.copy_to_host(keys.data(), n);
+    std::uint64_t hash_out = mix(static_cast<std::uint32_t>(keys[0]));
+    for (std::size_t i = 1; i < n; ++i) {
+        ASSERT_LE(keys[i - 1], keys[i]) << "out of order at " << i;
+        hash_out += mix(static_cast<std::uint32_t>(keys[i]));
+    }
+    EXPECT_EQ(keys[0], INT_MIN);
+    EXPECT_EQ(keys[1], INT_MIN);
+    EXPECT_EQ(keys[n - 1], INT_MAX);
+    EXPECT_EQ(hash_out, hash_in) << "the output is not a permutation of the input";
+}

@@ -1,0 +1,479 @@
+// Segmented scans, segmented reduction and the segment conversions (segmented_scan.cuh) and their
+// course wrappers (segmented.h) against sequential CPU references: every value type, inclusive and
+// exclusive, flags and offsets, empty segments anywhere, a non-commutative operator, tile
+// boundaries at several block sizes, bad arguments.
+#include <gtest/gtest.h>
+
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/segmented.h>
+#include <stream_compaction/device/segmented_reduce.cuh>
+#include <stream_compaction/device/segmented_scan.cuh>
+#include <stream_compaction/tuning/block_sizes.h>
+
+#include "gpu_test_util.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace SC = StreamCompaction;
+using SC::DeviceBuffer;
+
+namespace {
+
+constexpr int kPoisonByte = 0xA5;
+
+// Non-commutative and associative: x -> a*x + b modulo 2^32; op(f, g) applies f, then g.
+struct Affine {
+    unsigned a, b;
+    bool operator==(const Affine &o) const { return a == o.a && b == o.b; }
+};
+struct ComposeAffine {
+    __host__ __device__ Affine operator()(const Affine &f, const Affine &g) const { return {g.a * f.a, g.a * f.b + g.b}; }
+};
+
+template <class T>
+T randomValue(std::mt19937 &rng) {
+    if constexpr (std::is_same_v<T, Affine>) return {unsigned(rng() | 1u), unsigned(rng())};
+    else if constexpr (std::is_floating_point_v<T>) return std::uniform_real_distribution<T>(-1, 1)(rng);
+    else return static_cast<T>(static_cast<std::int64_t>(rng() % 2001) - 1000);
+}
+
+template <class T>
+std::vector<T> randomVector(std::size_t n, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::vector<T> v(n);
+    for (T &x : v) x = randomValue<T>(rng);
+    return v;
+}
+
+// Floating-point references accumulate in double; the rest compute in their own type.
+template <class T>
+using Accumulator = std::conditional_t<std::is_floating_point_v<T>, double, T>;
+
+template <class T>
+double magnitude(const T &x) {
+    if constexpr (std::is_floating_point_v<T>) return std::fabs(double(x));
+    else return 0;
+}
+
+// Expected values, with the magnitude (sum of |values| combined) each one's rounding is judged by.
+template <class T>
+struct Expected {
+    std::vector<Accumulator<T>> values;
+    std::vector<double> magnitudes;
+};
+
+// Exact for integers and structs; for floats within 1e-5 of the combined magnitude.
+template <class T>
+::testing::AssertionResult matches(const std::vector<T> &got, const Expected<T> &expected) {
+    if (got.size() != expected.values.size())
+        return ::testing::AssertionFailure() << "size " << got.size() << ", expected " << expected.values.size();
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        if constexpr (std::is_floating_point_v<T>) {
+            if (double(got[i]) == expected.values[i]) continue;
+            const double error = std::fabs(double(got[i]) - expected.values[i]) / (expected.magnitudes[i] + 1.0);
+            if (!(error <= 1e-5))
+                return ::testing::AssertionFailure() << "element " << i << ": got " << got[i] << ", expected "
+                                                     << expected.values[i] << " (relative error " << error << ")";
+        } else if (!(got[i] == T(expected.values[i]))) {
+            return ::testing::AssertionFailure() << "element " << i << " differs";
+        }
+    }
+    return ::testing::AssertionSuccess();
+}
+
+// A segmentation of n elements in both forms. Offsets include empty segments; flags mark the starts
+// of the non-empty ones (the scans see the same segments either way).
+struct Segments {
+    std::vector<int> offsets{0};
+    std::vector<std::uint8_t> flags;
+    std::size_t count() const { return offsets.size() - 1; }
+};
+
+Segments fromLengths(const std::vector<int> &lengths) {
+    Segments s;
+    for (int length : lengths) s.offsets.push_back(s.offsets.back() + length);
+    s.flags.assign(s.offsets.back(), 0);
+    for (std::size_t k = 0; k < lengths.size(); ++k)
+        if (lengths[k] > 0) s.flags[s.offsets[k]] = 1;
+    return s;
+}
+
+// Random lengths (about 1 in 5 empty) with mean about meanLength, two empty segments leading and
+// three trailing.
+Segments randomSegments(std::size_t n, double meanLength, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::geometric_distribution<int> geometric(1.0 / meanLength);
+    std::vector<int> lengths = {0, 0};
+    std::size_t total = 0;
+    while (total < n) {
+        const int length = rng() % 5 == 0 ? 0 : static_cast<int>(std::min<std::size_t>(1 + geometric(rng), n - total));
+        lengths.push_back(length);
+        total += length;
+    }
+    lengths.insert(lengths.end(), {0, 0, 0});
+    return fromLengths(lengths);
+}
+
+template <class T, class Op>
+Expected<T> referenceScan(const std::vector<T> &in, const std::vector<std::uint8_t> &flags, Op op, bool exclusive,
+                          T init) {
+    using A = Accumulator<T>;
+    Expected<T> out{std::vector<A>(in.size()), std::vector<double>(in.size())};
+    A acc{};
+    double size = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const bool head = i == 0 || flags[i];
+        if (exclusive) {
+            if (head) {
+                acc = A(init);
+                size = magnitude(init);
+            }
+            out.values[i] = acc;
+            out.magnitudes[i] = size;
+            acc = op(acc, A(in[i]));
+            size += magnitude(in[i]);
+        } else {
+            acc = head ? A(in[i]) : op(acc, A(in[i]));
+            size = head ? magnitude(in[i]) : size + magnitude(in[i]);
+            out.values[i] = acc;
+            out.magnitudes[i] = size;
+        }
+    }
+    return out;
+}
+
+template <class T, class Op>
+Expected<T> referenceReduce(const std::vector<T> &in, const std::vector<int> &offsets, Op op, T identity) {
+    using A = Accumulator<T>;
+    const std::size_t segments = offsets.size() - 1;
+    Expected<T> out{std::vector<A>(segments), std::vector<double>(segments)};
+    for (std::size_t s = 0; s < segments; ++s) {
+        A acc = A(identity);
+        double size = 0;
+        for (int i = offsets[s]; i < offsets[s + 1]; ++i) {
+            acc = op(acc, A(in[i]));
+            size += magnitude(in[i]);
+        }
+        out.values[s] = acc;
+        out.magnitudes[s] = size;
+    }
+    return out;
+}
+
+enum class Form { Flags, Offsets };
+
+// One segmented scan through the device API, on poisoned output and temporary storage.
+template <class T, class Op>
+std::vector<T> gpuSegmentedScan(const std::vector<T> &in, const Segments &segments, Form form, bool exclusive, Op op,
+                                T init, bool in_place = false) {
+    const std::size_t n = in.size();
+    DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n);
+    DeviceBuffer<T> d_out(n);
+    d_out.fill_bytes(kPoisonByte);
+    T *out = in_place ? d_in.get() : d_out.get();
+    DeviceBuffer<std::uint8_t> d_flags = DeviceBuffer<std::uint8_t>::from_host(segments.flags.data(), n);
+    DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(segments.offsets.data(), segments.offsets.size());
+    DeviceBuffer<char> temp(SC::segmented_scan_temp_bytes<T>(n));
+    temp.fill_bytes(kPoisonByte);
+    if (form == Form::Flags) {
+        if (exclusive)
+            SC::segmented_exclusive_scan(d_in.get(), d_flags.get(), out, n, op, init, temp.get(), temp.bytes());
+        else SC::segmented_inclusive_scan(d_in.get(), d_flags.get(), out, n, op, temp.get(), temp.bytes());
+    } else {
+        if (exclusive)
+            SC::segmented_exclusive_scan_by_offsets(d_in.get(), n, d_offsets.get(), segments.count(), out, op, init,
+                                                    temp.get(), temp.bytes());
+        else
+            SC::segmented_inclusive_scan_by_offsets(d_in.get(), n, d_offsets.get(), segments.count(), out, op,
+                                                    temp.get(), temp.bytes());
+    }
+    std::vector<T> result(n);
+    if (n > 0) SC_CUDA_CHECK(cudaMemcpy(result.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
+    return result;
+}
+
+template <class T, class Op>
+std::vector<T> gpuSegmentedReduce(const std::vector<T> &in, const std::vector<int> &offsets, Op op, T identity) {
+    const std::size_t n = in.size(), segments = offsets.size() - 1;
+    DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n);
+    DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(offsets.data(), offsets.size());
+    DeviceBuffer<T> d_out(segments);
+    d_out.fill_bytes(kPoisonByte);
+    DeviceBuffer<char> temp(SC::segmented_reduce_temp_bytes<T>(n, segments));
+    temp.fill_bytes(kPoisonByte);
+    SC::segmented_reduce(d_in.get(), n, d_offsets.get(), segments, d_out.get(), op, identity, temp.get(),
+                         temp.bytes());
+    std::vector<T> result(segments);
+    d_out.copy_to_host(result.data(), segments);
+    return result;
+}
+
+// Every form and direction of the scan on one input.
+template <class T, class Op>
+void checkScans(const std::vector<T> &in, const Segments &segments, Op op, T init) {
+    for (const bool exclusive : {false, true}) {
+        const Expected<T> expected = referenceScan(in, segments.flags, op, exclusive, init);
+        for (const Form form : {Form::Flags, Form::Offsets}) {
+            SCOPED_TRACE(std::string(exclusive ? "exclusive" : "inclusive") + (form == Form::Flags ? ", flags" : ", offsets"));
+            ASSERT_TRUE(matches(gpuSegmentedScan(in, segments, form, exclusive, op, init), expected));
+        }
+    }
+}
+
+// Short segments (many heads per tile), medium ones, and long ones that span tiles.
+template <class T, class Op>
+void checkOnSizes(Op op, T init, T identity, const std::vector<std::size_t> &sizes,
+                  const std::vector<double> &meanLengths = {1.5, 37.0, 5000.0}) {
+    for (std::size_t n : sizes) {
+        for (const double meanLength : meanLengths) {
+            SCOPED_TRACE("n = " + std::to_string(n) + ", mean segment length " + std::to_string(meanLength));
+            const std::vector<T> in = randomVector<T>(n, freshSeed());
+            const Segments segments = randomSegments(n, meanLength, freshSeed());
+            checkScans(in, segments, op, init);
+            ASSERT_TRUE(matches(gpuSegmentedReduce(in, segments.offsets, op, identity),
+                                referenceReduce(in, segments.offsets, op, identity)));
+        }
+    }
+}
+
+// Tile = block size x vector_items x kTransformScanRows (head, value) pairs; merge-path
+// tiles are block size x kMergePathItemsPerThread steps. Sizes around both, and past the 32-tile look-back window.
+template <class T>
+std::vector<std::size_t> tileSizes(int threads) {
+    const std::size_t tile = SC::detail::transform_tile_items_for<SC::SegmentedPair<T>>(threads);
+    const std::size_t path_tile = std::size_t(threads) * SC::kMergePathItemsPerThread;
+    return {tile - 1, tile, tile + 1, 2 * tile, 33 * tile + 5, path_tile - 1, path_tile + 1, 40 * path_tile};
+}
+
+class Segmented : public GpuTest {
+protected:
+    void setBlockSize(int threads) {
+        SC::block_sizes().single_pass = threads;
+        SC::block_sizes().segmented = threads;
+    }
+};
+
+}  // namespace
+
+TEST_F(Segmented, TheIssuesExample) {
+    const std::vector<int> values = {1, 2, 3, 4, 5, 6, 7, 8};
+    const Segments segments = fromLengths({2, 3, 3});
+    EXPECT_EQ(gpuSegmentedScan(values, segments, Form::Flags, true, SC::Sum{}, 0), (std::vector<int>{0, 1, 0, 3, 7, 0, 6, 13}));
+    EXPECT_EQ(gpuSegmentedScan(values, segments, Form::Offsets, true, SC::Sum{}, 0), (std::vector<int>{0, 1, 0, 3, 7, 0, 6, 13}));
+    EXPECT_EQ(gpuSegmentedScan(values, segments, Form::Offsets, false, SC::Sum{}, 0), (std::vector<int>{1, 3, 3, 7, 12, 6, 13, 21}));
+    EXPECT_EQ(gpuSegmentedReduce(values, segments.offsets, SC::Sum{}, 0), (std::vector<int>{3, 12, 21}));
+    // Each segment of an exclusive scan starts from init, then init op the segment's values.
+    EXPECT_EQ(gpuSegmentedScan(values, segments, Form::Flags, true, SC::Sum{}, 100),
+              (std::vector<int>{100, 101, 100, 103, 107, 100, 106, 113}));
+    // Element 0 starts a segment whatever its flag says.
+    Segments unflagged = segments;
+    unflagged.flags[0] = 0;
+    EXPECT_EQ(gpuSegmentedScan(values, unflagged, Form::Flags, false, SC::Sum{}, 0), (std::vector<int>{1, 3, 3, 7, 12, 6, 13, 21}));
+}
+
+TEST_F(Segmented, EveryTypeInclusiveExclusiveFlagsOffsetsAndReduce) {
+    std::vector<std::size_t> sizes = edgeSizes();
+    checkOnSizes<int>(SC::Sum{}, 0, 0, sizes);
+    checkOnSizes<int>(SC::Max{}, INT_MIN, INT_MIN, sizes);
+    checkOnSizes<std::int64_t>(SC::Sum{}, std::int64_t(5), std::int64_t(0), sizes);
+    checkOnSizes<float>(SC::Sum{}, 0.0f, 0.0f, sizes);
+    checkOnSizes<float>(SC::Min{}, INFINITY, INFINITY, {1000, 100000});
+    checkOnSizes<double>(SC::Sum{}, 0.0, 0.0, sizes);
+    checkOnSizes<double>(SC::Max{}, -INFINITY, -INFINITY, {1000, 100000});
+}
+
+TEST_F(Segmented, TileBoundariesAtEveryBlockSize) {
+    for (int threads : {32, 256, 1024}) {
+        setBlockSize(threads);
+        SCOPED_TRACE("block size " + std::to_string(threads));
+        checkOnSizes<int>(SC::Sum{}, 0, 0, tileSizes<int>(threads), {3.0, 5000.0});
+        checkOnSizes<std::int64_t>(SC::Sum{}, std::int64_t(0), std::int64_t(0), tileSizes<std::int64_t>(threads), {3.0, 5000.0});
+        checkOnSizes<float>(SC::Sum{}, 0.0f, 0.0f, tileSizes<float>(threads), {3.0, 5000.0});
+        checkOnSizes<double>(SC::Sum{}, 0.0, 0.0, tileSizes<double>(threads), {3.0, 5000.0});
+    }
+}
+
+TEST_F(Segmented, NonCommutativeOperator) {
+    for (int threads : {32, 256}) {
+        setBlockSize(threads);
+        std::vector<std::size_t> sizes = {1, 2, 3, 1000, 65537};
+        const std::vector<std::size_t> tiles = tileSizes<Affine>(threads);
+        sizes.insert(sizes.end(), tiles.begin(), tiles.end());
+        checkOnSizes<Affine>(ComposeAffine{}, Affine{1, 0}, Affine{1, 0}, sizes);
+    }
+}
+
+TEST_F(Segmented, EmptySegmentsEverywhereAndDegenerateShapes) {
+    // Leading, consecutive and trailing empty segments; one segment; one segment per element.
+    const std::vector<std::vector<int>> shapes = {
+        {0, 0, 0, 5, 0, 0, 3, 0, 1, 0, 0}, {4096}, std::vector<int>(3000, 1), {0, 1, 0, 1, 0, 1, 0}};
+    for (const auto &shape : shapes) {
+        const Segments segments = fromLengths(shape);
+        const std::vector<double> in = randomVector<double>(segments.offsets.back(), freshSeed());
+        checkScans(in, segments, SC::Sum{}, 0.0);
+        EXPECT_TRUE(matches(gpuSegmentedReduce(in, segments.offsets, SC::Sum{}, 0.0),
+                            referenceReduce(in, segments.offsets, SC::Sum{}, 0.0)));
+    }
+    // All segments empty: n = 0, every reduction is the identity.
+    const std::vector<int> empty_offsets(1001, 0);
+    EXPECT_EQ(gpuSegmentedReduce(std::vector<int>{}, empty_offsets, SC::Max{}, INT_MIN), std::vector<int>(1000, INT_MIN));
+    // No segments at all.
+    EXPECT_TRUE(gpuSegmentedReduce(std::vector<int>{}, std::vector<int>{0}, SC::Sum{}, 0).empty());
+    // One segment of 2^20 among empty ones.
+    const Segments long_one = fromLengths({0, 1 << 20, 0, 1, 0});
+    const std::vector<float> values = randomVector<float>(long_one.offsets.back(), freshSeed());
+    EXPECT_TRUE(matches(gpuSegmentedReduce(values, long_one.offsets, SC::Sum{}, 0.0f),
+                        referenceReduce(values, long_one.offsets, SC::Sum{}, 0.0f)));
+    checkScans(values, long_one, SC::Sum{}, 0.0f);
+}
+
+TEST_F(Segmented, InPlaceInclusiveAndExclusive) {
+    const std::vector<int> in = randomVector<int>(100003, freshSeed());
+    const Segments segments = randomSegments(in.size(), 50, freshSeed());
+    for (const Form form : {Form::Flags, Form::Offsets})
+        for (const bool exclusive : {false, true})
+            EXPECT_TRUE(matches(gpuSegmentedScan(in, segments, form, exclusive, SC::Sum{}, 7, true),
+                                referenceScan(in, segments.flags, SC::Sum{}, exclusive, 7)));
+}
+
+// Values, flags and results one element past their allocations' starts: too misaligned for a
+// row's vector access, so every tile takes the element-by-element path.
+TEST_F(Segmented, MisalignedPointers) {
+    const std::size_t n = 100003;
+    const std::vector<int> in = randomVector<int>(n + 1, freshSeed());
+    const Segments segments = randomSegments(n + 1, 20, freshSeed());
+    DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), n + 1);
+    DeviceBuffer<std::uint8_t> d_flags = DeviceBuffer<std::uint8_t>::from_host(segments.flags.data(), n + 1);
+    DeviceBuffer<int> d_out(n + 1);
+    DeviceBuffer<char> temp(SC::segmented_scan_temp_bytes<int>(n));
+    const std::vector<int> tail_in(in.begin() + 1, in.end());
+    const std::vector<std::uint8_t> tail_flags(segments.flags.begin() + 1, segments.flags.end());
+    for (const bool exclusive : {false, true}) {
+        d_out.fill_bytes(kPoisonByte);
+        if (exclusive)
+            SC::segmented_exclusive_scan(d_in.get() + 1, d_flags.get() + 1, d_out.get() + 1, n, SC::Sum{}, 3, temp.get(),
+                                         temp.bytes());
+        else SC::segmented_inclusive_scan(d_in.get() + 1, d_flags.get() + 1, d_out.get() + 1, n, SC::Sum{}, temp.get(),
+                                          temp.bytes());
+        std::vector<int> got(n);
+        SC_CUDA_CHECK(cudaMemcpy(got.data(), d_out.get() + 1, n * sizeof(int), cudaMemcpyDeviceToHost));
+        EXPECT_TRUE(matches(got, referenceScan(tail_in, tail_flags, SC::Sum{}, exclusive, 3))) << exclusive;
+    }
+}
+
+TEST_F(Segmented, MakeFlagsAndConversions) {
+    const std::vector<int> shape = {0, 3, 1, 0, 4, 2, 0};
+    const std::vector<int> expected = {1, 0, 0, 1, 1, 0, 0, 0, 1, 0};
+    DeviceBuffer<int> d_shape = DeviceBuffer<int>::from_host(shape.data(), shape.size());
+    DeviceBuffer<int> d_flags(10);
+    d_flags.fill_bytes(kPoisonByte);
+    DeviceBuffer<char> temp(SC::make_flags_temp_bytes(shape.size()));
+    SC::make_flags(d_shape.get(), shape.size(), d_flags.get(), 10, temp.get(), temp.bytes());
+    std::vector<int> flags(10);
+    d_flags.copy_to_host(flags.data(), 10);
+    EXPECT_EQ(flags, expected);
+    std::vector<int> course(10, -1);
+    EXPECT_EQ(SC::Segmented::makeFlags(int(shape.size()), course.data(), shape.data()), 10);
+    EXPECT_EQ(course, expected);
+
+    // Offsets -> flags, and flags -> offsets (which cannot see empty segments).
+    const std::vector<int> offsets = {0, 0, 3, 4, 4, 8, 10, 10};
+    DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(offsets.data(), offsets.size());
+    DeviceBuffer<std::uint8_t> d_bytes(10);
+    d_bytes.fill_bytes(kPoisonByte);
+    SC::offsets_to_flags(d_offsets.get(), offsets.size() - 1, d_bytes.get(), 10);
+    std::vector<std::uint8_t> bytes(10);
+    d_bytes.copy_to_host(bytes.data(), 10);
+    EXPECT_EQ(std::vector<int>(bytes.begin(), bytes.end()), expected);
+
+    for (std::size_t n : {std::size_t(1), std::size_t(10), std::size_t(100003)}) {
+        std::vector<std::uint8_t> heads(n);
+        std::mt19937 rng(freshSeed());
+        for (auto &h : heads) h = rng() % 7 == 0;
+        if (n == 10) heads.assign(bytes.begin(), bytes.end());
+        std::vector<long long> expected_offsets;
+        for (std::size_t i = 0; i < n; ++i)
+            if (i == 0 || heads[i]) expected_offsets.push_back(i);
+        expected_offsets.push_back(n);
+        DeviceBuffer<std::uint8_t> d_heads = DeviceBuffer<std::uint8_t>::from_host(heads.data(), n);
+        DeviceBuffer<long long> d_out(n + 1);
+        d_out.fill_bytes(kPoisonByte);
+        DeviceBuffer<std::size_t> d_count(1);
+        DeviceBuffer<char> scratch(SC::flags_to_offsets_temp_bytes(n));
+        SC::flags_to_offsets(d_heads.get(), n, d_out.get(), d_count.get(), scratch.get(), scratch.bytes());
+        std::size_t count = 0;
+        d_count.copy_to_host(&count, 1);
+        ASSERT_EQ(count + 1, expected_offsets.size()) << "n = " << n;
+        std::vector<long long> got(count + 1);
+        d_out.copy_to_host(got.data(), got.size());
+        EXPECT_EQ(got, expected_offsets) << "n = " << n;
+    }
+}
+
+TEST_F(Segmented, CourseInterface) {
+    for (int n : {1, 3, 1 << 8, (1 << 8) - 3, 1 << 16, (1 << 16) - 3}) {
+        SCOPED_TRACE("n = " + std::to_string(n));
+        const std::vector<int> in = makeInput(n, Fill::Random, freshSeed());
+        const Segments segments = randomSegments(n, 20, freshSeed());
+        const std::vector<int> flags(segments.flags.begin(), segments.flags.end());
+        std::vector<int> out(n, INT_MIN);
+        SC::Segmented::scan(n, out.data(), in.data(), flags.data());
+        EXPECT_TRUE(matches(out, referenceScan(in, segments.flags, SC::Sum{}, true, 0)));
+        SC::Segmented::inclusiveScan(n, out.data(), in.data(), flags.data());
+        EXPECT_TRUE(matches(out, referenceScan(in, segments.flags, SC::Sum{}, false, 0)));
+        std::vector<int> sums(segments.count(), INT_MIN);
+        SC::Segmented::reduce(int(segments.count()), sums.data(), in.data(), segments.offsets.data());
+        EXPECT_TRUE(matches(sums, referenceReduce(in, segments.offsets, SC::Sum{}, 0)));
+    }
+}
+
+TEST_F(Segmented, RejectsBadArguments) {
+    DeviceBuffer<int> buffer(64);
+    DeviceBuffer<char> temp(SC::segmented_scan_temp_bytes<int>(64));
+    const std::size_t bytes = temp.bytes();
+    EXPECT_THROW(SC::segmented_inclusive_scan<int>(nullptr, buffer.get(), buffer.get(), 64, SC::Sum{}, temp.get(), bytes),
+                 std::invalid_argument);
+    EXPECT_THROW((SC::segmented_inclusive_scan<int, int>)(buffer.get(), nullptr, buffer.get(), 64, SC::Sum{}, temp.get(), bytes),
+                 std::invalid_argument);
+    EXPECT_THROW(SC::segmented_exclusive_scan(buffer.get(), buffer.get(), buffer.get() + 1, 63, SC::Sum{}, 0, temp.get(), 8),
+                 std::invalid_argument);
+    EXPECT_THROW((SC::segmented_inclusive_scan_by_offsets<int, int>)(buffer.get(), 64, nullptr, 1, buffer.get(), SC::Sum{},
+                                                                   temp.get(), bytes),
+                 std::invalid_argument);
+    EXPECT_THROW(SC::segmented_reduce(buffer.get(), 64, buffer.get(), 4, buffer.get(), SC::Sum{}, 0, nullptr, 0),
+                 std::invalid_argument);
+    EXPECT_NO_THROW((SC::segmented_inclusive_scan<int, int>)(nullptr, nullptr, nullptr, 0, SC::Sum{}, nullptr, 0));
+    const int bad_offsets[] = {0, 3, 2, 4};
+    int out[3];
+    const int values[4] = {1, 2, 3, 4};
+    EXPECT_THROW(SC::Segmented::reduce(3, out, values, bad_offsets), std::invalid_argument);
+    const int not_from_zero[] = {1, 2, 3, 4};
+    EXPECT_THROW(SC::Segmented::reduce(3, out, values, not_from_zero), std::invalid_argument);
+    const int negative_shape[] = {1, -1};
+    EXPECT_THROW(SC::Segmented::makeFlags(2, out, negative_shape), std::invalid_argument);
+    EXPECT_THROW(SC::Segmented::scan(-1, out, values, values), std::invalid_argument);
+    SC_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+// ---- sizes that fill the GPU (left out of sanitizer runs); sc_bench times them ----
+
+TEST(GpuLarge, SegmentedScanAndReduce) {
+    SKIP_WITHOUT_GPU();
+    for (const double meanLength : {8.0, 1000.0}) {
+        SCOPED_TRACE("mean segment length " + std::to_string(meanLength));
+        const std::size_t n = std::size_t(1) << 26;
+        const std::vector<int> in = makeInput(n, Fill::Random, freshSeed());
+        const Segments segments = randomSegments(n, meanLength, freshSeed());
+        ASSERT_TRUE(matches(gpuSegmentedScan(in, segments, Form::Flags, true, SC::Sum{}, 0),
+                            referenceScan(in, segments.flags, SC::Sum{}, true, 0)));
+        ASSERT_TRUE(matches(gpuSegmentedScan(in, segments, Form::Offsets, false, SC::Sum{}, 0),
+                            referenceScan(in, segments.flags, SC::Sum{}, false, 0)));
+        ASSERT_TRUE(matches(gpuSegmentedReduce(in, segments.offsets, SC::Sum{}, 0),
+                            referenceReduce(in, segments.offsets, SC::Sum{}, 0)));
+    }
+}

@@ -1,0 +1,352 @@
+// SpMV, y = alpha * A * x + beta * y, by every algorithm (flat, merge path, cuSPARSE ALG1/ALG2) in
+// float and double, against a CPU reference accumulating in double: generated matrices, every
+// shared SuiteSparse matrix, rows of length 0, 1 and 2^20, all-empty matrices, 1 x N and N x 1
+// shapes, 64-bit row offsets; invalid CSR rejected before any copy. GpuLarge: big matrices
+// (sc_bench times them), and one of more than 2^31 nonzeros.
+#include <gtest/gtest.h>
+
+#include <stream_compaction/io/matrix_generators.h>
+#include <stream_compaction/io/matrix_market.h>
+#include <stream_compaction/spmv.h>
+#include <stream_compaction/tuning/block_sizes.h>
+
+#include "gpu_test_util.h"
+#include "matrix_files.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <thread>
+
+namespace SC = StreamCompaction;
+using SC::DeviceBuffer;
+using SC::SpmvAlgorithm;
+
+namespace {
+
+constexpr SpmvAlgorithm kAlgorithms[] = {SpmvAlgorithm::Flat, SpmvAlgorithm::MergePath,
+                                         SpmvAlgorithm::CusparseCsrAlg1, SpmvAlgorithm::CusparseCsrAlg2};
+constexpr SpmvAlgorithm kOurs[] = {SpmvAlgorithm::Flat, SpmvAlgorithm::MergePath};
+
+template <class V>
+std::vector<V> randomVector(std::size_t n, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> unit(-1, 1);
+    std::vector<V> v(n);
+    for (V &x : v) x = static_cast<V>(unit(rng));
+    return v;
+}
+
+// y = alpha A x + beta y in double, and the magnitude |alpha| sum |a x| + |beta y| of each row.
+template <class V, class Offset>
+void reference(const SC::CsrMatrix<V, Offset> &a, const std::vector<V> &x, double alpha, double beta,
+               const std::vector<V> &y_old, std::vector<double> &y, std::vector<double> &size) {
+    y.assign(a.rows, 0);
+    size.assign(a.rows, 0);
+    for (int r = 0; r < a.rows; ++r) {
+        double sum = 0, magnitude = 0;
+        for (Offset k = a.row_offsets[r]; k < a.row_offsets[r + 1]; ++k) {
+            const double product = double(a.values[k]) * double(x[a.column_indices[k]]);
+            sum += product;
+            magnitude += std::fabs(product);
+        }
+        const double old = beta == 0 ? 0 : beta * double(y_old[r]);
+        y[r] = alpha * sum + old;
+        size[r] = std::fabs(alpha) * magnitude + std::fabs(old);
+    }
+}
+
+// Relative error at most 1e-5 (float) or 1e-12 (double) of each row's magnitude.
+template <class V>
+::testing::AssertionResult close(const std::vector<V> &got, const std::vector<double> &expected,
+                                 const std::vector<double> &size) {
+    const double tolerance = std::is_same_v<V, float> ? 1e-5 : 1e-12;
+    for (std::size_t r = 0; r < got.size(); ++r) {
+        const double error = std::fabs(double(got[r]) - expected[r]) / (size[r] + 1e-30);
+        if (!(double(got[r]) == expected[r] || error <= tolerance))
+            return ::testing::AssertionFailure() << "row " << r << ": got " << got[r] << ", expected " << expected[r]
+                                                 << " (relative error " << error << ")";
+    }
+    return ::testing::AssertionSuccess();
+}
+
+// Every algorithm on one matrix, twice: y = 1.5 A x - 0.5 y, and y = A x over a y full of NaN
+// (beta = 0 must not read it).
+template <class V, class Offset>
+void checkSpmv(const SC::CsrMatrix<V, Offset> &host, const std::vector<SpmvAlgorithm> &algorithms) {
+    const SC::DeviceCsr<V, Offset> a(host);
+    const std::vector<V> x = randomVector<V>(host.cols, freshSeed());
+    const std::vector<V> y_old = randomVector<V>(host.rows, freshSeed());
+    DeviceBuffer<V> d_x = DeviceBuffer<V>::from_host(x.data(), x.size());
+    DeviceBuffer<V> d_y(host.rows);
+    std::vector<double> expected, size;
+    std::vector<V> got(host.rows);
+    for (const SpmvAlgorithm algorithm : algorithms) {
+        SCOPED_TRACE(SC::spmv_algorithm_name(algorithm));
+        SC::Spmv<V, Offset> multiply(a, algorithm);
+        for (const bool axpby : {true, false}) {
+            const double alpha = axpby ? 1.5 : 1.0, beta = axpby ? -0.5 : 0.0;
+            if (axpby) SC_CUDA_CHECK(cudaMemcpy(d_y.get(), y_old.data(), d_y.bytes(), cudaMemcpyHostToDevice));
+            else d_y.fill_bytes(0xFF);  // NaN in float and double
+            multiply(V(alpha), d_x.get(), V(beta), d_y.get());
+            d_y.copy_to_host(got.data(), got.size());
+            reference(host, x, alpha, beta, y_old, expected, size);
+            ASSERT_TRUE(close(got, expected, size)) << (axpby ? "y = 1.5 A x - 0.5 y" : "y = A x");
+        }
+    }
+}
+
+std::vector<SpmvAlgorithm> all() { return {std::begin(kAlgorithms), std::end(kAlgorithms)}; }
+std::vector<SpmvAlgorithm> ours() { return {std::begin(kOurs), std::end(kOurs)}; }
+
+// Rows of the given lengths, random columns in [0, cols), random values.
+SC::CsrMatrix<double> withRowLengths(const std::vector<int> &lengths, int cols, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    SC::CsrMatrix<double> m;
+    m.rows = static_cast<int>(lengths.size());
+    m.cols = cols;
+    for (int length : lengths) {
+        for (int k = 0; k < length; ++k) {
+            m.column_indices.push_back(length == cols ? k : static_cast<int>(rng() % cols));
+            m.values.push_back(std::uniform_real_distribution<double>(-1, 1)(rng));
+        }
+        m.row_offsets.push_back(static_cast<int>(m.column_indices.size()));
+    }
+    return m;
+}
+
+class Spmv : public GpuTest {};
+
+}  // namespace
+
+TEST_F(Spmv, GeneratedMatricesFloatAndDouble) {
+    const SC::CsrMatrix<double> matrices[] = {SC::poisson_2d(64), SC::poisson_3d(16),
+                                              SC::power_law(20000, 20000, 1.3, 2, freshSeed()),
+                                              SC::power_law(3000, 50000, 0.8, 0, freshSeed())};
+    for (const auto &m : matrices) {
+        SCOPED_TRACE(std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", nnz " + std::to_string(m.nnz()));
+        checkSpmv(m, ours());
+        checkSpmv(SC::convert_values<float>(m), ours());
+    }
+}
+
+TEST_F(Spmv, EverySharedMatrix) {
+    int found = 0;
+    for (const SharedMatrix &shared : kSharedMatrices) {
+        const std::string path = findMatrixFile(shared.file);
+        if (path.empty()) continue;
+        ++found;
+        SCOPED_TRACE(path);
+        const SC::CsrMatrix<double> m = SC::read_matrix_market(path);
+        checkSpmv(m, ours());
+        checkSpmv(SC::convert_values<float>(m), ours());
+    }
+    if (found == 0) GTEST_SKIP() << "no shared matrices found (copy them to .data/matrices or set SC_MATRIX_DIR)";
+}
+
+TEST_F(Spmv, RowsOfLengthZeroOneAndTwoToThe20) {
+    const SC::CsrMatrix<double> m =
+        withRowLengths({0, 1, 0, 0, 1 << 20, 1, 0, 2, 1 << 20, 0, 1, 0}, (1 << 20) + 7, freshSeed());
+    checkSpmv(m, ours());
+    checkSpmv(SC::convert_values<float>(m), ours());
+}
+
+// 1 x N (one dense row of 100003), N x 1 (one column), mostly empty rows (58% like D6-6), tiny.
+static std::vector<SC::CsrMatrix<double>> thinShapes() {
+    std::vector<int> sparse(50000);
+    std::mt19937 rng(freshSeed());
+    for (int &length : sparse) length = rng() % 100 < 58 ? 0 : 1 + rng() % 6;
+    return {withRowLengths({100003}, 100003, 2), withRowLengths(std::vector<int>(100003, 1), 1, 3),
+            withRowLengths(sparse, 9000, 4), withRowLengths({2, 0, 1}, 3, 5)};
+}
+
+TEST_F(Spmv, EmptyAndThinShapes) {
+    // All-empty matrices: y = beta * y (and 0 for beta = 0).
+    checkSpmv(withRowLengths(std::vector<int>(1000, 0), 500, 1), ours());
+    checkSpmv(withRowLengths(std::vector<int>(70000, 0), 1, 1), ours());
+    checkSpmv(SC::CsrMatrix<double>{}, ours());  // 0 x 0: nothing to do
+    for (const auto &m : thinShapes()) {
+        checkSpmv(m, ours());
+        checkSpmv(SC::convert_values<float>(m), ours());
+    }
+}
+
+TEST_F(Spmv, MergePathAtEveryBlockSize) {
+    const SC::CsrMatrix<double> m = SC::power_law(30000, 30000, 1.1, 1, freshSeed());
+    for (int threads : {32, 64, 256, 1024}) {
+        SCOPED_TRACE("block size " + std::to_string(threads));
+        SC::block_sizes().segmented = threads;
+        SC::block_sizes().single_pass = threads;
+        checkSpmv(m, ours());
+        checkSpmv(SC::convert_values<float>(m), ours());
+    }
+}
+
+// 64-bit row offsets: the same kernels through their other instantiation.
+TEST_F(Spmv, SixtyFourBitOffsetsOnEveryShape) {
+    std::vector<SC::CsrMatrix<double>> matrices = thinShapes();
+    matrices.push_back(SC::poisson_3d(16));
+    matrices.push_back(SC::power_law(20000, 20000, 1.3, 2, freshSeed()));
+    matrices.push_back(withRowLengths({0, 1, 0, 0, 1 << 20, 1, 0, 2, 0}, (1 << 20) + 7, freshSeed()));
+    matrices.push_back(withRowLengths(std::vector<int>(1000, 0), 500, 1));
+    for (const auto &m : matrices) {
+        SCOPED_TRACE(std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", nnz " + std::to_string(m.nnz()));
+        checkSpmv(SC::widen_offsets(m), ours());
+        checkSpmv(SC::widen_offsets(SC::convert_values<float>(m)), ours());
+    }
+}
+
+// cuSPARSE, the reference, through the same interface and checks. A suite of its own: its kernels
+// report shared-memory write-write hazards of their own under racecheck.
+class SpmvCusparse : public Spmv {};
+
+TEST_F(SpmvCusparse, ReferenceAlgorithmsOnEveryShape) {
+    const std::vector<SpmvAlgorithm> cusparse = {SpmvAlgorithm::CusparseCsrAlg1, SpmvAlgorithm::CusparseCsrAlg2};
+    std::vector<SC::CsrMatrix<double>> matrices = thinShapes();
+    matrices.push_back(SC::poisson_2d(64));
+    matrices.push_back(SC::power_law(20000, 20000, 1.3, 2, freshSeed()));
+    matrices.push_back(withRowLengths({0, 1, 0, 0, 1 << 20, 1, 0, 2, 0}, (1 << 20) + 7, freshSeed()));
+    for (const char *file : {"soc-Epinions1.mtx", "lp_ship04l.mtx", "D6-6.mtx"}) {
+        const std::string path = findMatrixFile(file);
+        if (!path.empty()) matrices.push_back(SC::read_matrix_market(path));
+    }
+    for (const auto &m : matrices) {
+        SCOPED_TRACE(std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", nnz " + std::to_string(m.nnz()));
+        checkSpmv(m, cusparse);
+        checkSpmv(SC::convert_values<float>(m), cusparse);
+    }
+}
+
+TEST_F(SpmvCusparse, SixtyFourBitOffsets) {
+    const std::vector<SpmvAlgorithm> cusparse = {SpmvAlgorithm::CusparseCsrAlg1, SpmvAlgorithm::CusparseCsrAlg2};
+    for (const auto &m : {SC::poisson_2d(64), SC::power_law(20000, 20000, 1.3, 2, freshSeed())}) {
+        checkSpmv(SC::widen_offsets(m), cusparse);
+        checkSpmv(SC::widen_offsets(SC::convert_values<float>(m)), cusparse);
+    }
+}
+
+TEST_F(Spmv, InvalidCsrIsRejectedBeforeAnyKernel) {
+    SC::CsrMatrix<float> m;
+    m.rows = 2;
+    m.cols = 2;
+    m.row_offsets = {0, 2, 1};
+    m.column_indices = {0, 1};
+    m.values = {1, 2};
+    EXPECT_THROW(SC::DeviceCsr<float>{m}, std::invalid_argument);  // offsets not monotone
+    m.row_offsets = {0, 1, 3};
+    EXPECT_THROW(SC::DeviceCsr<float>{m}, std::invalid_argument);  // last offset != nnz
+    m.row_offsets = {0, 1, 2};
+    m.column_indices = {0, 2};
+    EXPECT_THROW(SC::DeviceCsr<float>{m}, std::invalid_argument);  // column >= cols
+    m.column_indices = {0, 1};
+    const SC::DeviceCsr<float> a(m);
+    SC::Spmv<float> multiply(a, SpmvAlgorithm::MergePath);
+    DeviceBuffer<float> y(2);
+    EXPECT_THROW(multiply(1.0f, nullptr, 0.0f, y.get()), std::invalid_argument);
+}
+
+// ---- large matrices (left out of sanitizer runs); sc_bench times them ----
+
+TEST(GpuLarge, SpmvPoisson2d2048) {
+    SKIP_WITHOUT_GPU();
+    const SC::CsrMatrix<double> m = SC::poisson_2d(2048);
+    checkSpmv(m, all());
+    checkSpmv(SC::convert_values<float>(m), all());
+}
+
+TEST(GpuLarge, SpmvPowerLaw2To22Rows) {
+    SKIP_WITHOUT_GPU();
+    const SC::CsrMatrix<double> m = SC::power_law(1 << 22, 1 << 22, 1.5, 4, 2024);
+    checkSpmv(m, all());
+    checkSpmv(SC::convert_values<float>(m), all());
+}
+
+// Every algorithm, cuSPARSE included, on each shared matrix in float (EverySharedMatrix checks ours in both types).
+TEST(GpuLarge, SpmvSharedMatrices) {
+    SKIP_WITHOUT_GPU();
+    int found = 0;
+    for (const SharedMatrix &shared : kSharedMatrices) {
+        const std::string path = findMatrixFile(shared.file);
+        if (path.empty()) continue;
+        ++found;
+        SCOPED_TRACE(path);
+        checkSpmv(SC::convert_values<float>(SC::read_matrix_market(path)), all());
+    }
+    if (found == 0) GTEST_SKIP() << "no shared matrices found";
+}
+
+// Runs body(first, last) on row ranges split over the host's cores.
+template <class Body>
+void forRowRanges(int rows, Body body) {
+    const int workers = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::thread> threads;
+    for (int w = 0; w < workers; ++w)
+        threads.emplace_back(body, int(std::int64_t(rows) * w / workers), int(std::int64_t(rows) * (w + 1) / workers));
+    for (std::thread &t : threads) t.join();
+}
+
+// 2^21 rows of 1025 nonzeros, 2^31 + 2^21 in all: past what 32-bit offsets can count. Values in
+// [-3, 3] and x in [-2, 2] are integers, so every partial sum is an integer below 2^24 and each
+// result is exact in float, in any order of summation. Ours only: on this matrix cuSPARSE 13.0's
+// cusparseSpMV (ALG1, 64-bit indices) fails with CUSPARSE_STATUS_INTERNAL_ERROR.
+TEST(GpuLarge, SpmvPastTwoToThe31Nonzeros) {
+    SKIP_WITHOUT_GPU();
+    constexpr int kRows = 1 << 21, kPerRow = 1025;
+    SC::CsrMatrix<float, std::int64_t> m;
+    m.rows = m.cols = kRows;
+    m.row_offsets.resize(kRows + 1);
+    m.column_indices.resize(std::size_t(kRows) * kPerRow);
+    m.values.resize(m.column_indices.size());
+    ASSERT_GT(m.nnz(), std::size_t(std::numeric_limits<int>::max()));
+    forRowRanges(kRows, [&](int first, int last) {
+        for (int r = first; r < last; ++r) {
+            m.row_offsets[r + 1] = std::int64_t(r + 1) * kPerRow;
+            for (int j = 0; j < kPerRow; ++j) {
+                const std::size_t k = std::size_t(r) * kPerRow + j;
+                m.column_indices[k] = int((std::uint64_t(r) * 7919 + std::uint64_t(j) * 104729) % kRows);
+                m.values[k] = float((r + j) % 7 - 3);
+            }
+        }
+    });
+    std::vector<float> x(kRows), expected(kRows), got(kRows);
+    for (int c = 0; c < kRows; ++c) x[c] = float(c % 5 - 2);
+    forRowRanges(kRows, [&](int first, int last) {
+        for (int r = first; r < last; ++r) {
+            long long sum = 0;
+            for (std::int64_t k = m.row_offsets[r]; k < m.row_offsets[r + 1]; ++k)
+                sum += (long long)m.values[k] * (long long)x[m.column_indices[k]];
+            expected[r] = float(sum);
+        }
+    });
+
+    // 32-bit offsets cannot hold it: a clear error, before any copy.
+    SC::CsrMatrix<float> narrow;
+    narrow.rows = narrow.cols = kRows;
+    narrow.column_indices = std::move(m.column_indices);
+    narrow.values = std::move(m.values);
+    narrow.row_offsets.assign(kRows + 1, 0);
+    try {
+        SC::validate_csr(narrow);
+        ADD_FAILURE() << "32-bit offsets accepted " << narrow.nnz() << " nonzeros";
+    } catch (const std::invalid_argument &e) {
+        EXPECT_NE(std::string(e.what()).find("do not fit 32-bit row offsets"), std::string::npos) << e.what();
+    }
+    m.column_indices = std::move(narrow.column_indices);
+    m.values = std::move(narrow.values);
+
+    const SC::DeviceCsr<float, std::int64_t> a(m);
+    DeviceBuffer<float> d_x = DeviceBuffer<float>::from_host(x.data(), x.size());
+    DeviceBuffer<float> d_y(kRows);
+    for (const SpmvAlgorithm algorithm : ours()) {
+        SCOPED_TRACE(SC::spmv_algorithm_name(algorithm));
+        SC::Spmv<float, std::int64_t> multiply(a, algorithm);
+        d_y.fill_bytes(0xFF);
+        multiply(1.0f, d_x.get(), 0.0f, d_y.get());
+        d_y.copy_to_host(got.data(), got.size());
+        const auto mismatch = std::mismatch(got.begin(), got.end(), expected.begin());
+        ASSERT_TRUE(mismatch.first == got.end()) << "row " << (mismatch.first - got.begin()) << ": got "
+                                                 << *mismatch.first << ", expected " << *mismatch.second;
+    }
+}
