@@ -2,6 +2,8 @@
 // device-to-device copy, on one GPU, and reports a table on stdout and optionally a CSV.
 #include "cases.h"
 
+#include <stream_compaction/support/device_probe.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -37,7 +39,13 @@ const char kUsage[] =
     "  --matrix-dir DIR  where the .mtx files are (default: $SC_MATRIX_DIR, else .data/matrices, else\n"
     "                ../shared/data/matrices, from the current directory)\n"
     "  --csv FILE    also write every result as CSV, for bench/plot.py\n"
-    "  --help        this text\n";
+    "  --help        this text\n"
+    "Exit code: 0 done; 1 a result differs from its anchor, or an error; 2 bad command line;\n"
+    "77 no usable CUDA device (no NVIDIA driver or GPU found, or a driver too old): nothing measured.\n";
+
+// Exit code when no CUDA device is usable: nothing was measured. 77 is the "skipped" code of
+// CTest and Automake, and the harness's code for GPU tests skipped.
+constexpr int kExitNoDevice = 77;
 
 // Whole-string decimal integer in [lo, hi].
 bool parse_int(const char *text, long lo, long hi, int &value) {
@@ -232,6 +240,11 @@ int main(int argc, char **argv) {
     if (help) {
         std::fputs(kUsage, stdout);
         return 0;
+    }
+    const StreamCompaction::DeviceStatus device = StreamCompaction::probe_device();
+    if (!device.usable) {
+        std::fprintf(stderr, "sc_bench: %s\n", device.reason.c_str());
+        return kExitNoDevice;
     }
     try {
         return run(options);

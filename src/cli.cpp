@@ -98,6 +98,8 @@ std::string usage(const char *program, const std::vector<std::string> &groups) {
            "  --block-size B  threads per block for every GPU implementation (power of two, 32..1024)\n"
            "  --seed S        seed of the random inputs (default: random, printed)\n"
            "  --only GROUPS   run only these groups: " + joined(groups) + "\n"
-           "  --matrix FILE   Matrix Market file for the SpMV tests (default: a generated matrix)\n"
-           "Exit code: 0 all passed or skipped, 1 a test failed, 2 bad command line.\n";
+           "  --matrix FILE   Matrix Market file for the SpMV tests (default: a generated matrix); read\n"
+           "                  and checked before any test runs\n"
+           "Exit code: 0 every selected test ran and passed; 1 a test failed; 2 bad command line or an\n"
+           "unusable --matrix file; 77 nothing failed but GPU tests were skipped (no usable CUDA device).\n";
 }

@@ -1,6 +1,9 @@
 #pragma once
 // Runs the harness's tests: selection by group, pass/fail/skip counts, and the rule that a GPU
-// test without a usable device prints "skipped", never "passed".
+// test without a usable device prints "skipped", never "passed", and makes the run exit with
+// kExitGpuSkipped rather than kExitPassed.
+#include <stream_compaction/support/device_probe.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -8,13 +11,16 @@
 #include <string>
 #include <vector>
 
-// Whether CUDA work can run here; when not, why.
-struct DeviceStatus {
-    bool usable = false;
-    std::string reason;       // e.g. "no CUDA-capable device is detected"
-    std::string description;  // e.g. "NVIDIA H100 80GB HBM3, sm_90, 132 SMs, 79.1 GiB"
+using StreamCompaction::DeviceStatus;
+
+// The harness's exit codes (usage() in cli.cpp documents them).
+enum HarnessExit : int {
+    kExitPassed = 0,       // every selected test ran and passed
+    kExitFailed = 1,       // a test failed (or the run stopped on an error)
+    kExitUsage = 2,        // bad command line, or a --matrix file that cannot be used
+    kExitGpuSkipped = 77,  // nothing failed, but GPU tests were skipped: no usable device. 77 is
+                           // the "skipped" code of CTest's SKIP_RETURN_CODE and of Automake.
 };
-DeviceStatus probeDevice();
 
 class Harness {
 public:
@@ -34,17 +40,26 @@ public:
     void gpuTest(const std::string &group, const char *desc, Body &&body) {
         if (!selected(group)) return;
         if (!device_.usable) {
-            std::printf("==== %s ====\n    skipped: no CUDA device (%s)\n", desc, device_.reason.c_str());
+            std::printf("==== %s ====\n    skipped: %s\n", desc, device_.reason.c_str());
             ++skipped_;
             return;
         }
         run(desc, body);
     }
 
-    // Prints "N passed, N failed, N skipped"; returns the process exit code.
+    bool deviceUsable() const { return device_.usable; }
+
+    // Prints "N passed, N failed, N skipped" and, when GPU tests were skipped, why; returns the
+    // process exit code. A run whose GPU tests were skipped is not a pass: kExitGpuSkipped.
     int finish() const {
         std::printf("\n%d passed, %d failed, %d skipped\n", passed_, failed_, skipped_);
-        return failed_ > 0 ? 1 : 0;
+        if (failed_ > 0) return kExitFailed;
+        if (skipped_ > 0) {
+            std::printf("%d GPU tests did not run: %s (exit code %d)\n", skipped_, device_.reason.c_str(),
+                        kExitGpuSkipped);
+            return kExitGpuSkipped;
+        }
+        return kExitPassed;
     }
 
 private:

@@ -3,7 +3,9 @@
  * compared with the CPU on the same random input, in the classic report format.
  * Edit SIZE here, or pass --size N / --block-size B / --seed S / --only GROUP (see --help).
  * Each GPU test calls its implementation once untimed (loading its kernels), then once timed.
+ * Exit codes: see HarnessExit in harness.h (0 passed, 1 failed, 2 usage, 77 GPU tests skipped).
  */
+#include <stream_compaction/io/matrix_market.h>
 #include <stream_compaction/tuning/block_sizes.h>
 
 #include "cli.h"
@@ -12,7 +14,9 @@
 
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 long long SIZE = 1 << 24;  // feel free to change the size of array
@@ -20,15 +24,39 @@ long long NPOT = SIZE - 3;  // non-power-of-two
 
 namespace SC = StreamCompaction;
 
+// The --matrix file, read and validated; on failure the one-line reason goes to `error`. A file
+// that cannot be used is a mistake on the command line, so it is found before any test runs.
+static std::optional<SC::CsrMatrix<double>> loadMatrix(const std::string &path, std::string &error) {
+    try {
+        SC::CsrMatrix<double> matrix = SC::read_matrix_market(path);
+        SC::validate_csr(matrix);
+        return matrix;
+    } catch (const SC::matrix_market_error &e) {  // "line N: why" (the path is already in the prefix)
+        error = (e.line() > 0 ? "line " + std::to_string(e.line()) + ": " : std::string()) + e.message();
+    } catch (const std::exception &e) {  // validate_csr's std::invalid_argument
+        error = e.what();
+    }
+    return std::nullopt;
+}
+
 int main(int argc, char *argv[]) {
     const ParsedArgs args = parseArgs(argc, argv, SIZE, kTestGroups);
     if (!args.error.empty()) {
         std::fprintf(stderr, "%s: %s\n", argv[0], args.error.c_str());
-        return 2;
+        return kExitUsage;
     }
     if (args.options.help) {
         std::printf("%s", usage(argv[0], kTestGroups).c_str());
-        return 0;
+        return kExitPassed;
+    }
+    std::optional<SC::CsrMatrix<double>> fileMatrix;
+    if (!args.options.matrixPath.empty()) {
+        std::string error;
+        fileMatrix = loadMatrix(args.options.matrixPath, error);
+        if (!fileMatrix) {
+            std::fprintf(stderr, "%s: --matrix %s: %s\n", argv[0], args.options.matrixPath.c_str(), error.c_str());
+            return kExitUsage;
+        }
     }
     SIZE = args.options.size;
     NPOT = SIZE - 3;
@@ -36,11 +64,12 @@ int main(int argc, char *argv[]) {
     const std::uint32_t seed = args.options.seedGiven ? args.options.seed : std::random_device{}();
     std::mt19937 rng(seed);
 
-    const DeviceStatus device = probeDevice();
+    const DeviceStatus device = StreamCompaction::probe_device();
     std::printf("SIZE = %lld, NPOT = %lld, seed = %u (repeat with --seed %u)\n", SIZE, NPOT, seed, seed);
     const SC::BlockSizes &blocks = SC::block_sizes();
     std::printf("block sizes: naive %d, efficient %d, shared %d, single-pass %d, radix %d, segmented %d\n",
-                blocks.naive, blocks.efficient, blocks.shared, blocks.single_pass, blocks.radix, blocks.segmented);
+                int(blocks.naive), int(blocks.efficient), int(blocks.shared), int(blocks.single_pass), int(blocks.radix),
+                int(blocks.segmented));  // int(): BlockSize is a class, which printf's ... cannot take
     std::printf("GPU: %s\n", device.usable ? device.description.c_str() : ("none (" + device.reason + ")").c_str());
 
     Harness h(args.options.only, device);
@@ -50,10 +79,10 @@ int main(int argc, char *argv[]) {
         partitionTests(h, rng);
         radixTests(h, rng);
         segmentedTests(h, rng);
-        spmvTests(h, rng, args.options.matrixPath);
+        spmvTests(h, rng, fileMatrix, args.options.matrixPath);
     } catch (const std::exception &e) {  // e.g. host memory for a huge --size
         std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
-        return 1;
+        return kExitFailed;
     }
     return h.finish();
 }

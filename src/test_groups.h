@@ -3,6 +3,9 @@
 // which skips GPU tests without a device and counts the results. --only selects groups by name.
 #include "harness.h"
 
+#include <stream_compaction/io/matrix_market.h>
+
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,5 +22,7 @@ void compactionTests(Harness &h, std::mt19937 &rng);  // scan_tests.cpp
 void partitionTests(Harness &h, std::mt19937 &rng);   // scan_tests.cpp
 void radixTests(Harness &h, std::mt19937 &rng);       // radix_tests.cpp
 void segmentedTests(Harness &h, std::mt19937 &rng);   // segmented_tests.cpp
-// SpMV on a generated matrix, or on the Matrix Market file `matrixPath` when not empty.
-void spmvTests(Harness &h, std::mt19937 &rng, const std::string &matrixPath);  // spmv_tests.cpp
+// SpMV on `fileMatrix` (already read from `matrixPath` and validated by main), or, when it is
+// empty, on a generated matrix.
+void spmvTests(Harness &h, std::mt19937 &rng, const std::optional<StreamCompaction::CsrMatrix<double>> &fileMatrix,
+               const std::string &matrixPath);  // spmv_tests.cpp

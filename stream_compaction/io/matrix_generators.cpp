@@ -95,7 +95,9 @@ CsrMatrix<double> power_law(int rows, int cols, double alpha, int min_length, st
     long long total = 0;
     for (int &length : lengths) {
         const double u = 1.0 - unit(rng);  // (0, 1]
-        const double pareto = std::floor(min_length * std::pow(u, -1.0 / alpha));
+        // pow may overflow to infinity for a small alpha; 0 * infinity would be NaN, whose
+        // conversion to int is undefined, so a zero minimum length is handled apart.
+        const double pareto = min_length == 0 ? 0.0 : std::floor(min_length * std::pow(u, -1.0 / alpha));
         length = static_cast<int>(std::min(pareto, double(cols)));
         total += length;
         if (total > INT_MAX) throw tooMany(total);

@@ -7,10 +7,17 @@
 #include "matrix_files.h"
 
 #include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace SC = StreamCompaction;
@@ -36,10 +43,10 @@ private:
 };
 
 // The error's line, or -1 when reading succeeds; the message goes to `message`.
-long long errorLine(const std::string &text, std::string &message) {
+long long errorLine(const std::string &text, std::string &message, const SC::MatrixMarketOptions &options = {}) {
     MatrixMarketFile file(text);
     try {
-        SC::read_matrix_market(file.path());
+        SC::read_matrix_market(file.path(), options);
     } catch (const SC::matrix_market_error &e) {
         message = e.what();
         return e.line();
@@ -143,6 +150,278 @@ TEST(MatrixMarket, ReadsEverySharedMatrix) {
         EXPECT_EQ(empty, shared.emptyRows);
     }
     if (found == 0) GTEST_SKIP() << "no shared matrices found (set SC_MATRIX_DIR)";
+}
+
+// ---- hostile and odd files: sizes, memory, values, paths ----
+
+namespace {
+
+bool contains(const std::string &text, const std::string &fragment) { return text.find(fragment) != std::string::npos; }
+
+// The process's peak resident memory so far, in MiB: a reader that touched gigabytes raises it.
+long peakResidentMiB() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss / 1024;  // KiB on Linux
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+// rows + 1 at rows = 2^31 - 1 used to overflow int (UBSan); now the size is 64-bit arithmetic and
+// the matrix, almost all empty rows, is refused by the empty-row limit.
+TEST(MatrixMarketLimits, SizeLineAtIntMaxDoesNotOverflow) {
+    std::string message;
+    EXPECT_EQ(errorLine(std::string(kGeneralHeader) + "2147483647 2147483647 0\n", message), 2) << message;
+    EXPECT_TRUE(contains(message, "2147483647 rows of which 2147483647 hold no entry")) << message;
+    EXPECT_EQ(errorLine(std::string(kGeneralHeader) + "2147483647 2147483647 1\n2147483647 2147483647 5\n", message), 3)
+        << message;
+    EXPECT_TRUE(contains(message, "max_empty_rows")) << message;
+    // Past int, and past long long.
+    EXPECT_EQ(errorLine(std::string(kGeneralHeader) + "2147483648 1 0\n", message), 2) << message;
+    EXPECT_TRUE(contains(message, "past 2^31 - 1")) << message;
+    EXPECT_EQ(errorLine(std::string(kGeneralHeader) + "9223372036854775808 1 0\n", message), 2) << message;
+    EXPECT_TRUE(contains(message, "bad size line")) << message;
+    EXPECT_EQ(errorLine(std::string(kGeneralHeader) + "1 1 2147483648\n", message), 2) << message;
+}
+
+// A 60-byte file declaring 2^31 - 2 rows once took a minute and 16.8 GB before it was accepted.
+TEST(MatrixMarketLimits, TinyFileDeclaringHugeRowsFailsFastWithoutAllocating) {
+    const long peakBefore = peakResidentMiB();
+    const auto start = std::chrono::steady_clock::now();
+    std::string message;
+    EXPECT_EQ(errorLine(std::string(kGeneralHeader) + "2147483646 2 1\n1 1 1\n", message), 3) << message;
+    EXPECT_LT(secondsSince(start), 5.0);
+    EXPECT_LT(peakResidentMiB() - peakBefore, 256);
+    EXPECT_TRUE(contains(message, "2147483646 rows of which 2147483645 hold no entry")) << message;
+    EXPECT_TRUE(contains(message, "8589934588 bytes (8.0 GiB)")) << message;
+    EXPECT_TRUE(contains(message, "MatrixMarketOptions::max_empty_rows")) << message;
+}
+
+// The entry count of the size line reserves nothing: memory follows the entries actually read.
+TEST(MatrixMarketLimits, HugeDeclaredEntryCountReservesNothing) {
+    const long peakBefore = peakResidentMiB();
+    std::string message;
+    EXPECT_EQ(errorLine(std::string(kGeneralHeader) + "3 3 2147483647\n1 1 1\n2 2 2\n", message), 4) << message;
+    EXPECT_TRUE(contains(message, "the file ends after 2 of the 2147483647 entries")) << message;
+    EXPECT_EQ(errorLine("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2147483647\n2 1\n", message), 3)
+        << message;
+    EXPECT_TRUE(contains(message, "ends after 1 of the 2147483647")) << message;
+    EXPECT_LT(peakResidentMiB() - peakBefore, 256);
+}
+
+// Up to max_empty_rows rows without entries are read; one more is refused.
+TEST(MatrixMarketLimits, EmptyRowsUpToTheLimitAreRead) {
+    SC::MatrixMarketOptions options;
+    options.max_empty_rows = 10;
+    std::string message;
+    // 12 rows with entries in rows 1 and 12 only: 10 empty.
+    EXPECT_EQ(errorLine(std::string(kGeneralHeader) + "12 3 3\n1 1 1\n12 3 2\n1 2 3\n", message, options), -1)
+        << message;
+    EXPECT_EQ(errorLine(std::string(kGeneralHeader) + "13 3 3\n1 1 1\n12 3 2\n1 2 3\n", message, options), 5)
+        << message;
+    EXPECT_TRUE(contains(message, "13 rows of which 11 hold no entry")) << message;
+    // A symmetric entry fills two rows.
+    EXPECT_EQ(errorLine("%%MatrixMarket matrix coordinate real symmetric\n12 12 1\n12 1 1\n", message, options), -1)
+        << message;
+
+    // The default limit, 2^24 empty rows, reads a 2^22-row matrix of one entry.
+    MatrixMarketFile tall(std::string(kGeneralHeader) + "4194304 1 1\n4194304 1 7\n");
+    const SC::CsrMatrix<double> m = SC::read_matrix_market(tall.path());
+    EXPECT_EQ(m.rows, 4194304);
+    EXPECT_EQ(m.row_offsets.size(), 4194305u);
+    EXPECT_EQ(m.row_offsets[4194303], 0);
+    EXPECT_EQ(m.row_offsets[4194304], 1);
+    EXPECT_NO_THROW(SC::validate_csr(m));
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SC_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define SC_TEST_SANITIZED 1
+#endif
+#endif
+
+#ifndef SC_TEST_SANITIZED
+namespace {
+
+// In a death test's child: reads `path` with the address space capped at what the process has now
+// plus 1 GiB, so that 4 GiB of row offsets cannot be allocated; exits 0 after printing the
+// reader's error, 1 on anything else.
+[[noreturn]] void readUnderAddressSpaceLimit(const std::string &path) {
+    long pages = 0;
+    std::ifstream("/proc/self/statm") >> pages;
+    rlimit limit{};
+    getrlimit(RLIMIT_AS, &limit);
+    limit.rlim_cur = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) + (rlim_t(1) << 30);
+    if (setrlimit(RLIMIT_AS, &limit) != 0) {
+        std::fprintf(stderr, "setrlimit failed\n");
+        std::_Exit(1);
+    }
+    SC::MatrixMarketOptions options;
+    options.max_empty_rows = LLONG_MAX;
+    try {
+        SC::read_matrix_market(path, options);
+        std::fprintf(stderr, "read without an error\n");
+    } catch (const SC::matrix_market_error &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        std::_Exit(0);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "not a matrix_market_error: %s\n", e.what());
+    }
+    std::_Exit(1);
+}
+
+}  // namespace
+#endif
+
+// A legitimate allocation that fails says which file, how many bytes and what for, instead of a
+// bare std::bad_alloc.
+TEST(MatrixMarketLimits, OutOfMemoryNamesFileBytesAndPurpose) {
+#ifdef SC_TEST_SANITIZED
+    GTEST_SKIP() << "a sanitizer's allocator reserves more address space than the cap leaves";
+#else
+    MatrixMarketFile file(std::string(kGeneralHeader) + "1073741824 1 1\n1 1 1\n");
+    EXPECT_EXIT(readUnderAddressSpaceLimit(file.path()), ::testing::ExitedWithCode(0),
+                file.path() + ":3: out of memory: cannot allocate 4294967300 bytes \\(4\\.0 GiB\\) for the CSR row "
+                              "offsets of 1073741824 rows");
+#endif
+}
+
+TEST(MatrixMarket, SymmetricMustBeSquare) {
+    std::string message;
+    EXPECT_EQ(errorLine("%%MatrixMarket matrix coordinate real symmetric\n% c\n3 4 1\n1 1 1\n", message), 3) << message;
+    EXPECT_TRUE(contains(message, "a symmetric matrix must be square, but the size line states 3 x 4")) << message;
+    EXPECT_EQ(errorLine("%%MatrixMarket matrix coordinate pattern symmetric\n4 3 0\n", message), 2) << message;
+}
+
+// NaN and infinity are refused with their line unless allowed; a value too large for a double is
+// refused either way.
+TEST(MatrixMarket, NonFiniteValuesAreRefusedWithTheirLine) {
+    for (const char *value : {"nan", "NaN", "-nan", "inf", "-inf", "+Infinity", "INF", "nan(0x1)"}) {
+        SCOPED_TRACE(value);
+        const std::string text = std::string(kGeneralHeader) + "2 2 2\n1 1 1\n2 2 " + value + "\n";
+        std::string message;
+        EXPECT_EQ(errorLine(text, message), 4) << message;
+        EXPECT_TRUE(contains(message, ":4: value '" + std::string(value) + "' is not finite")) << message;
+        EXPECT_TRUE(contains(message, "allow_non_finite")) << message;
+
+        SC::MatrixMarketOptions allow;
+        allow.allow_non_finite = true;
+        MatrixMarketFile file(text);
+        const SC::CsrMatrix<double> m = SC::read_matrix_market(file.path(), allow);
+        ASSERT_EQ(m.values.size(), 2u);
+        EXPECT_FALSE(std::isfinite(m.values[1]));
+    }
+    std::string message;
+    SC::MatrixMarketOptions allow;
+    allow.allow_non_finite = true;
+    EXPECT_EQ(errorLine(std::string(kGeneralHeader) + "1 1 1\n1 1 1e400\n", message, allow), 3) << message;
+    EXPECT_TRUE(contains(message, "too large for a double")) << message;
+    EXPECT_EQ(errorLine(std::string(kGeneralHeader) + "1 1 1\n1 1 -1e309\n", message), 3) << message;
+}
+
+// Underflow is not an error: a subnormal is read exactly, a smaller value as zero.
+TEST(MatrixMarket, SubnormalAndUnderflowingValuesAreRead) {
+    MatrixMarketFile file(std::string(kGeneralHeader) + "4 1 4\n1 1 1e-310\n2 1 -4.9e-324\n3 1 1e-400\n4 1 2.2e-308\n");
+    const SC::CsrMatrix<double> m = SC::read_matrix_market(file.path());
+    ASSERT_EQ(m.values.size(), 4u);
+    EXPECT_EQ(m.values[0], 1e-310);
+    EXPECT_EQ(std::fpclassify(m.values[0]), FP_SUBNORMAL);
+    EXPECT_EQ(m.values[1], -4.9e-324);
+    EXPECT_EQ(m.values[2], 0.0);
+    EXPECT_EQ(m.values[3], 2.2e-308);
+}
+
+namespace {
+
+// A fresh empty directory in the temporary directory; removed when the test ends.
+class TemporaryDirectory {
+public:
+    TemporaryDirectory() {
+        char name[] = "/tmp/sc_matrix_dir_XXXXXX";
+        if (!mkdtemp(name)) throw std::runtime_error("mkdtemp failed");
+        path_ = name;
+    }
+    ~TemporaryDirectory() { rmdir(path_.c_str()); }
+    const std::string &path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+// The reader's error for `path`, or "" when it reads.
+SC::matrix_market_error readError(const std::string &path) {
+    try {
+        SC::read_matrix_market(path);
+    } catch (const SC::matrix_market_error &e) {
+        return e;
+    }
+    return SC::matrix_market_error(path, -1, "");
+}
+
+}  // namespace
+
+TEST(MatrixMarket, DirectoryIsRejectedClearly) {
+    TemporaryDirectory directory;
+    const SC::matrix_market_error e = readError(directory.path());
+    EXPECT_EQ(e.line(), 0) << e.what();
+    EXPECT_EQ(std::string(e.what()), directory.path() + ":0: is a directory, not a Matrix Market file");
+}
+
+TEST(MatrixMarket, OpenErrorsGiveErrnosReason) {
+    const SC::matrix_market_error missing = readError("/nonexistent/dir/matrix.mtx");
+    EXPECT_EQ(std::string(missing.what()), "/nonexistent/dir/matrix.mtx:0: cannot open the file: No such file or directory");
+    EXPECT_EQ(missing.path(), "/nonexistent/dir/matrix.mtx");
+    EXPECT_EQ(missing.message(), "cannot open the file: No such file or directory");
+}
+
+TEST(MatrixMarket, UnreadableFileGivesErrnosReason) {
+    MatrixMarketFile file(std::string(kGeneralHeader) + "1 1 0\n");
+    ASSERT_EQ(chmod(file.path().c_str(), 0), 0);
+    // Root (and CAP_DAC_OVERRIDE) reads a mode-000 file all the same: nothing to test there.
+    if (std::ifstream(file.path()).good()) GTEST_SKIP() << "mode 000 does not stop this user from reading (root?)";
+    const SC::matrix_market_error e = readError(file.path());
+    EXPECT_EQ(e.line(), 0);
+    EXPECT_EQ(e.message(), "cannot open the file: Permission denied");
+}
+
+TEST(MatrixMarket, ReadsFromAStreamNamedInErrors) {
+    std::istringstream good(std::string(kGeneralHeader) + "2 2 1\n2 1 3.5\n");
+    const SC::CsrMatrix<double> m = SC::read_matrix_market(good, "<memory>");
+    EXPECT_EQ(m.row_offsets, (std::vector<int>{0, 0, 1}));
+    EXPECT_EQ(m.values, (std::vector<double>{3.5}));
+    std::istringstream bad(std::string(kGeneralHeader) + "2 2 1\n3 1 3.5\n");
+    try {
+        SC::read_matrix_market(bad, "<memory>");
+        FAIL() << "no exception";
+    } catch (const SC::matrix_market_error &e) {
+        EXPECT_EQ(std::string(e.what()).rfind("<memory>:3: index (3, 1) out of range", 0), 0u) << e.what();
+    }
+}
+
+// A message quotes the file's text as one printable line, however long or binary that text is.
+TEST(MatrixMarket, MessagesStayOnePrintableLine) {
+    std::string message;
+    EXPECT_EQ(errorLine(std::string("%%MatrixMarket matrix coordinate real general\x01\x7f") + std::string(200, 'x') +
+                            "\r\n",
+                        message),
+              1);
+    EXPECT_TRUE(contains(message, "\\x01\\x7f")) << message;
+    EXPECT_TRUE(contains(message, "...")) << message;
+    EXPECT_LT(message.size(), 300u) << message;
+    for (const char c : message) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << int(c);
+    // A NUL byte inside a token does not cut it short into a valid number.
+    EXPECT_EQ(errorLine(std::string(kGeneralHeader) + "1 1 1\n1 1 2" + std::string(1, '\0') + "junk\n", message), 3)
+        << message;
+    EXPECT_TRUE(contains(message, "bad value '2\\x00junk'")) << message;
+    // Windows line ends read as any other white space.
+    MatrixMarketFile crlf("%%MatrixMarket matrix coordinate real general\r\n2 2 1\r\n1 2 5\r\n");
+    EXPECT_EQ(SC::read_matrix_market(crlf.path()).values, (std::vector<double>{5}));
 }
 
 // ---- CSR validation ----

@@ -11,13 +11,13 @@
 #include <vector>
 
 inline const DeviceStatus &device() {
-    static const DeviceStatus status = probeDevice();
+    static const DeviceStatus status = StreamCompaction::probe_device();
     return status;
 }
 
 #define SKIP_WITHOUT_GPU()                                                        \
     do {                                                                          \
-        if (!device().usable) GTEST_SKIP() << "no CUDA device (" << device().reason << ")"; \
+        if (!device().usable) GTEST_SKIP() << device().reason;                   \
     } while (0)
 
 // The fixture of GPU test suites: skips without a device, and gives back the block sizes that a

@@ -8,7 +8,7 @@
 
 inline std::string findMatrixFile(const std::string &name) {
     const char *fromEnvironment = std::getenv("SC_MATRIX_DIR");
-    for (const std::string dir : {std::string(fromEnvironment ? fromEnvironment : ""), std::string(SC_MATRIX_DIR),
+    for (const std::string &dir : {std::string(fromEnvironment ? fromEnvironment : ""), std::string(SC_MATRIX_DIR),
                                   std::string(SC_SHARED_MATRIX_DIR)}) {
         if (dir.empty()) continue;
         const std::string path = dir + "/" + name;
