@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# CI (no GPU needed): the library as other projects consume it.
+#   1. configure, build and install the library alone (SC_BUILD_TESTS/BENCH/HARNESS=OFF) into a
+#      temporary prefix, and check what the install holds;
+#   2. tests/consumers/find_package: find_package(StreamCompaction 0.8 CONFIG) against that prefix;
+#   3. tests/consumers/add_subdirectory: the repository pulled in with add_subdirectory, which must
+#      build the library targets and none of the repository's tests, benchmark or harness;
+#   4. run every consumer program: exit 0 (passed) or 77 (no CUDA device: skipped) is success.
+# Environment: SC_CONSUMERS_DIR (work directory, default a fresh temporary one, removed at the
+# end), SC_JOBS (parallel jobs, default nproc), SC_CUDA_ARCHITECTURES (default 90).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+jobs=${SC_JOBS:-$(nproc)}
+arch=${SC_CUDA_ARCHITECTURES:-90}
+if [[ -n "${SC_CONSUMERS_DIR:-}" ]]; then
+  work=$SC_CONSUMERS_DIR
+  rm -rf "$work/lib" "$work/prefix" "$work/find_package" "$work/add_subdirectory" "$work/version_check"
+  mkdir -p "$work"
+else
+  work=$(mktemp -d "${TMPDIR:-/tmp}/sc-consumers.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+fi
+generator=()
+if command -v ninja >/dev/null; then generator=(-G Ninja); fi
+step() { printf '\n== %s (%ds)\n' "$*" "$SECONDS"; }
+fail() { echo "consumers: FAIL: $*" >&2; exit 1; }
+
+step "library only: configure, build, install into $work/prefix"
+cmake -S "$repo" -B "$work/lib" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DSC_BUILD_TESTS=OFF -DSC_BUILD_BENCH=OFF -DSC_BUILD_HARNESS=OFF \
+  -DCMAKE_CUDA_ARCHITECTURES="$arch" -DCMAKE_INSTALL_PREFIX="$work/prefix"
+cmake --build "$work/lib" -j "$jobs"
+cmake --install "$work/lib"
+
+config_dir=$(dirname "$(find "$work/prefix" -name StreamCompactionConfig.cmake | head -n 1)")
+[[ -f "$config_dir/StreamCompactionConfig.cmake" ]] || fail "no StreamCompactionConfig.cmake installed"
+for f in StreamCompactionConfigVersion.cmake StreamCompactionTargets.cmake; do
+  [[ -f "$config_dir/$f" ]] || fail "$f not installed"
+done
+for h in device/scan.cuh device/select.cuh device/radix_sort.cuh device/segmented_scan.cuh \
+         device/segmented_reduce.cuh spmv.h cpu.h io/matrix_market.h support/device_buffer.h \
+         tuning/block_sizes.h tuning/policies.h detail/scan/dispatch.cuh; do
+  [[ -f "$work/prefix/include/stream_compaction/$h" ]] || fail "include/stream_compaction/$h not installed"
+done
+if find "$work/prefix/include" -name '*.cu' -o -name '*.cpp' -o -name 'CMakeLists.txt' | grep -q .; then
+  fail "sources installed under include/"
+fi
+echo "installed: $(find "$work/prefix/include" -type f | wc -l) headers, $(ls "$config_dir" | tr '\n' ' ')"
+
+step "find_package consumer"
+cmake -S tests/consumers/find_package -B "$work/find_package" "${generator[@]}" \
+  -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CUDA_ARCHITECTURES="$arch"
+cmake --build "$work/find_package" -j "$jobs"
+
+# Versions: 0.8 and 0.8.0 are accepted; 0.7, 0.9 and 1.0 are refused (0.x: same minor only).
+mkdir -p "$work/version_check"
+cat > "$work/version_check/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.24)
+project(StreamCompactionVersionCheck LANGUAGES CXX)
+foreach(version IN ITEMS 0.7 0.9 1.0)
+  find_package(StreamCompaction ${version} CONFIG QUIET)
+  if(StreamCompaction_FOUND OR NOT "0.8.0" IN_LIST StreamCompaction_CONSIDERED_VERSIONS)
+    message(FATAL_ERROR "find_package(StreamCompaction ${version}): found ${StreamCompaction_FOUND}, "
+                        "considered '${StreamCompaction_CONSIDERED_VERSIONS}'")
+  endif()
+endforeach()
+find_package(StreamCompaction 0.8.0 EXACT CONFIG REQUIRED COMPONENTS core io sparse stream_compaction)
+message(STATUS "version check: 0.8.0 found; 0.7, 0.9, 1.0 refused")
+CMAKE
+cmake -S "$work/version_check" -B "$work/version_check/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  | grep 'version check' || fail "package version check"
+
+step "add_subdirectory consumer"
+cmake -S tests/consumers/add_subdirectory -B "$work/add_subdirectory" "${generator[@]}" \
+  -DSC_SOURCE_DIR="$repo" -DCMAKE_CUDA_ARCHITECTURES="$arch"
+cmake --build "$work/add_subdirectory" -j "$jobs"
+# Nothing of the repository but its libraries in the build: no test, bench or harness binaries.
+built=$(find "$work/add_subdirectory" -type f -perm -u+x \( -name 'cpu_tests' -o -name 'gpu_tests' -o \
+        -name 'sc_bench' -o -name 'stream_compaction_harness' -o -name 'course_client_*' \) | tr '\n' ' ')
+[[ -z "$built" ]] || fail "add_subdirectory built the repository's own programs: $built"
+if [[ -d "$work/add_subdirectory/sc/tests" || -d "$work/add_subdirectory/sc/bench" || -d "$work/add_subdirectory/sc/src" ]]; then
+  fail "add_subdirectory configured the repository's tests/, bench/ or src/"
+fi
+[[ -f "$work/add_subdirectory/sc/stream_compaction/libsc_core.a" ]] || fail "libsc_core.a not built"
+
+step "run the consumers"
+status=0
+for program in "$work/find_package/consumer" "$work/find_package/consumer_umbrella" "$work/add_subdirectory/consumer"; do
+  rc=0
+  "$program" || rc=$?
+  case $rc in
+    0)  echo "consumers: ${program#"$work"/}: passed" ;;
+    77) echo "consumers: ${program#"$work"/}: skipped (no CUDA device)" ;;
+    *)  echo "consumers: ${program#"$work"/}: FAILED (exit $rc)"; status=1 ;;
+  esac
+done
+step "done"
+exit $status

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# CI (no GPU needed): the whole project -- library, harness, tests, benchmark and the compiled
+# documentation examples -- compiled for one consumer architecture, sm_86 (Ampere GA10x), in its
+# own build directory. Compile only: nothing runs. The default build is for sm_90 (H100) alone, so
+# without this a Hopper-only instruction or intrinsic would build here and break every other GPU's
+# build. Environment: SC_SM86_BUILD_DIR (default build-sm86), SC_JOBS (default nproc),
+# SC_CUDA_ARCHITECTURES (default 86: another consumer architecture, e.g. 80 or "80;86").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${SC_SM86_BUILD_DIR:-build-sm86}
+jobs=${SC_JOBS:-$(nproc)}
+arch=${SC_CUDA_ARCHITECTURES:-86}
+generator=()
+if command -v ninja >/dev/null; then generator=(-G Ninja); fi
+if [[ -f "$build/CMakeCache.txt" ]] && ! grep -q "^CMAKE_CUDA_ARCHITECTURES:STRING=$arch\$" "$build/CMakeCache.txt"; then
+  rm -rf "$build"  # configured before for other architectures: start clean
+fi
+cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+  -DSC_BUILD_TESTS=ON -DSC_BUILD_BENCH=ON -DSC_BUILD_HARNESS=ON
+cmake --build "$build" -j "$jobs"
+# Every CUDA object was compiled for the requested architectures and no other (a target that pins
+# its own CUDA_ARCHITECTURES would escape this check otherwise). Ninja keeps the flags in build.ninja.
+if [[ -f "$build/build.ninja" ]]; then
+  built=$(grep -o 'arch=compute_[0-9a-z]*' "$build/build.ninja" | sed 's/arch=compute_//' | sort -u | tr '\n' ' ')
+  wanted=$(tr ';' '\n' <<<"$arch" | sed 's/-real$//; s/-virtual$//' | sort -u | tr '\n' ' ')
+  if [[ "$built" != "$wanted" ]]; then
+    echo "sm86: FAIL: CUDA code compiled for architectures '$built', wanted '$wanted'" >&2
+    exit 1
+  fi
+fi
+echo "sm86: everything compiles for CUDA architectures $arch in $SECONDS s"
