@@ -48,7 +48,7 @@ struct Measurement {
 using Sink = std::function<void(const Measurement &)>;
 
 // The block_sizes() field an implementation reads at each launch.
-using BlockField = int StreamCompaction::BlockSizes::*;
+using BlockField = StreamCompaction::BlockSize StreamCompaction::BlockSizes::*;
 
 class Benchmark {
 public:

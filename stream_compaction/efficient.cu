@@ -1,4 +1,6 @@
 #include <stream_compaction/efficient.h>
+#include <stream_compaction/detail/host/temp_storage.h>
+#include <stream_compaction/support/nvtx.h>
 
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
@@ -60,27 +62,38 @@ static void scanInPlace(int *data, std::size_t padded, cudaStream_t stream) {
     }
 }
 
-std::size_t scan_temp_bytes(std::size_t n) { return n == 0 ? 0 : nextPowerOfTwo(n) * sizeof(int); }
+// Storage: the padded array the sweeps run on (at any alignment of d_temp: see detail::TempLayout).
+static detail::TempLayout<1> scan_layout(std::size_t n) {
+    return detail::temp_layout(n == 0 ? 0 : nextPowerOfTwo(n) * sizeof(int));
+}
+
+std::size_t scan_temp_bytes(std::size_t n) { return scan_layout(n).bytes(); }
 
 void exclusive_scan(const int *d_in, int *d_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
                     cudaStream_t stream) {
+    SC_NVTX_RANGE("Efficient::exclusive_scan");
     require_device_pointers("Efficient::exclusive_scan", n, d_in, d_out);
     require_temp_storage("Efficient::exclusive_scan", d_temp, temp_bytes, scan_temp_bytes(n));
     if (n == 0) return;
     const std::size_t padded = nextPowerOfTwo(n);
-    int *data = static_cast<int *>(d_temp);
+    int *data = reinterpret_cast<int *>(scan_layout(n).carve(d_temp)[0]);
     SC_CUDA_CHECK(cudaMemcpyAsync(data, d_in, n * sizeof(int), cudaMemcpyDeviceToDevice, stream));
     SC_CUDA_CHECK(cudaMemsetAsync(data + n, 0, (padded - n) * sizeof(int), stream));  // identity padding
     scanInPlace(data, padded, stream);
     SC_CUDA_CHECK(cudaMemcpyAsync(d_out, data, n * sizeof(int), cudaMemcpyDeviceToDevice, stream));
 }
 
-// Layout: bools[n], then the scan buffer over n + 1 flags (the extra flag is 0), whose element n
-// is the total count.
-std::size_t compact_temp_bytes(std::size_t n) { return n * sizeof(int) + scan_temp_bytes(n + 1); }
+// Layout: bools[n], then the padded scan buffer over n + 1 flags (the extra flag is 0), whose
+// element n is the total count.
+static detail::TempLayout<2> compact_layout(std::size_t n) {
+    return detail::temp_layout(n * sizeof(int), nextPowerOfTwo(n + 1) * sizeof(int));
+}
+
+std::size_t compact_temp_bytes(std::size_t n) { return compact_layout(n).bytes(); }
 
 void compact(const int *d_in, int *d_out, int *d_count, std::size_t n, void *d_temp, std::size_t temp_bytes,
              cudaStream_t stream) {
+    SC_NVTX_RANGE("Efficient::compact");
     require_device_pointers("Efficient::compact", n, d_in, d_out);
     if (d_count == nullptr) throw std::invalid_argument("Efficient::compact: null d_count");
     if (n > static_cast<std::size_t>(INT_MAX))
@@ -93,8 +106,9 @@ void compact(const int *d_in, int *d_out, int *d_count, std::size_t n, void *d_t
     const int count = static_cast<int>(n);
     const int threads = checked_block_size(block_sizes().efficient);
     const unsigned blocks = blocks_for(n, threads);
-    int *bools = static_cast<int *>(d_temp);
-    int *indices = bools + n;
+    const auto pieces = compact_layout(n).carve(d_temp);
+    int *bools = reinterpret_cast<int *>(pieces[0]);
+    int *indices = reinterpret_cast<int *>(pieces[1]);
     const std::size_t padded = nextPowerOfTwo(n + 1);
 
     Common::kernMapToBoolean<<<blocks, threads, 0, stream>>>(count, bools, d_in);

@@ -1,4 +1,6 @@
 #include <stream_compaction/naive.h>
+#include <stream_compaction/detail/host/temp_storage.h>
+#include <stream_compaction/support/nvtx.h>
 
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
@@ -32,10 +34,14 @@ __global__ void kernScanLevel(std::size_t n, std::size_t offset, int *out, const
     out[i] = i >= offset ? in[i - offset] + in[i] : in[i];
 }
 
-std::size_t scan_temp_bytes(std::size_t n) { return n * sizeof(int); }
+// Storage: the shifted input, n ints (at any alignment of d_temp: see detail::TempLayout).
+static detail::TempLayout<1> scan_layout(std::size_t n) { return detail::temp_layout(n * sizeof(int)); }
+
+std::size_t scan_temp_bytes(std::size_t n) { return scan_layout(n).bytes(); }
 
 void exclusive_scan(const int *d_in, int *d_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
                     cudaStream_t stream) {
+    SC_NVTX_RANGE("Naive::exclusive_scan");
     require_device_pointers("Naive::exclusive_scan", n, d_in, d_out);
     require_temp_storage("Naive::exclusive_scan", d_temp, temp_bytes, scan_temp_bytes(n));
     if (n == 0) return;
@@ -43,7 +49,7 @@ void exclusive_scan(const int *d_in, int *d_out, std::size_t n, void *d_temp, st
     const unsigned blocks = blocks_for(n, threads);
 
     // The shift writes into temp, never into d_out, so d_out may alias d_in.
-    int *src = static_cast<int *>(d_temp);
+    int *src = reinterpret_cast<int *>(scan_layout(n).carve(d_temp)[0]);
     int *dst = d_out;
     kernShiftRight<<<blocks, threads, 0, stream>>>(n, src, d_in);
     SC_CHECK_LAUNCH(kernShiftRight);

@@ -1,4 +1,5 @@
 #include <stream_compaction/radix.h>
+#include <stream_compaction/support/nvtx.h>
 
 #include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/device/radix_sort.cuh>
@@ -36,15 +37,16 @@ struct GoesFirstOnBit {
 };
 
 // The classic sort's storage: the count of each partition's trues (which the sort does not need,
-// but partition writes), then the partition's own storage at a 256-byte boundary.
-constexpr std::size_t kClassicCountBytes = 256;
-
-std::size_t classic_sort_temp_bytes(std::size_t n) {
-    return n == 0 ? 0 : kClassicCountBytes + select_temp_bytes<int>(n);
+// but partition writes), then the partition's own storage.
+static detail::TempLayout<2> classic_sort_layout(std::size_t n) {
+    return detail::temp_layout(sizeof(std::size_t), select_temp_bytes<int>(n));
 }
+
+std::size_t classic_sort_temp_bytes(std::size_t n) { return n == 0 ? 0 : classic_sort_layout(n).bytes(); }
 
 void classic_sort_keys(const int *d_in, int *d_out, int *d_alternate, std::size_t n, void *d_temp,
                        std::size_t temp_bytes, cudaStream_t stream) {
+    SC_NVTX_RANGE("Radix::classic_sort_keys");
     constexpr const char *kName = "classic_sort_keys";
     require_device_pointers(kName, n, d_in, d_out);
     require_device_pointers(kName, n, d_in, d_alternate);
@@ -53,9 +55,10 @@ void classic_sort_keys(const int *d_in, int *d_out, int *d_alternate, std::size_
     detail::require_disjoint(kName, d_alternate, d_out, n);
     if (n == 0) return;
     require_temp_storage(kName, d_temp, temp_bytes, classic_sort_temp_bytes(n));
-    std::size_t *true_count = static_cast<std::size_t *>(d_temp);
-    void *partition_temp = static_cast<char *>(d_temp) + kClassicCountBytes;
-    const std::size_t partition_bytes = temp_bytes - kClassicCountBytes;
+    const auto pieces = classic_sort_layout(n).carve(d_temp);
+    std::size_t *true_count = reinterpret_cast<std::size_t *>(pieces[0]);
+    void *partition_temp = pieces[1];
+    const std::size_t partition_bytes = select_temp_bytes<int>(n);
     constexpr int kBits = 32;
     static_assert(kBits % 2 == 0, "with an even number of passes, the odd ones (the last included) write d_out");
     const int *from = d_in;

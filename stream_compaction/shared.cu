@@ -1,4 +1,6 @@
 #include <stream_compaction/shared.h>
+#include <stream_compaction/detail/host/temp_storage.h>
+#include <stream_compaction/support/nvtx.h>
 
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/detail/warp/warp_scan.cuh>
@@ -226,29 +228,34 @@ static void scanLevel(const int *in, int *out, std::size_t n, int *sums, int thr
     SC_CHECK_LAUNCH(kernScanTiles);
 }
 
-std::size_t scan_temp_bytes(std::size_t n) {
-    return levelSumsInts(n, static_cast<std::size_t>(kMinThreads) * kItemsPerThread) * sizeof(int);
+// Storage: the tile sums of every level (at any alignment of d_temp: see detail::TempLayout).
+static detail::TempLayout<1> scan_layout(std::size_t n) {
+    return detail::temp_layout(levelSumsInts(n, static_cast<std::size_t>(kMinThreads) * kItemsPerThread) * sizeof(int));
 }
+
+std::size_t scan_temp_bytes(std::size_t n) { return scan_layout(n).bytes(); }
 
 void exclusive_scan(const int *d_in, int *d_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
                     cudaStream_t stream) {
+    SC_NVTX_RANGE("Shared::exclusive_scan");
     require_device_pointers("Shared::exclusive_scan", n, d_in, d_out);
     require_temp_storage("Shared::exclusive_scan", d_temp, temp_bytes, scan_temp_bytes(n));
     if (n == 0) return;
     const int threads = checked_block_size(block_sizes().shared);
-    scanLevel(d_in, d_out, n, static_cast<int *>(d_temp), threads, stream);
+    scanLevel(d_in, d_out, n, reinterpret_cast<int *>(scan_layout(n).carve(d_temp)[0]), threads, stream);
 }
 
 // Layout: flags[n + 1] (the extra flag is 0), indices[n + 1], whose element n is the total count,
-// then the scan's temporary storage; each part starts 16-byte aligned.
-static std::size_t flagInts(std::size_t n) { return roundUp(n + 1, kSumsAlign); }
-
-std::size_t compact_temp_bytes(std::size_t n) {
-    return n == 0 ? 0 : 2 * flagInts(n) * sizeof(int) + scan_temp_bytes(n + 1);
+// then the scan's temporary storage.
+static detail::TempLayout<3> compact_layout(std::size_t n) {
+    return detail::temp_layout((n + 1) * sizeof(int), (n + 1) * sizeof(int), scan_temp_bytes(n + 1));
 }
+
+std::size_t compact_temp_bytes(std::size_t n) { return n == 0 ? 0 : compact_layout(n).bytes(); }
 
 void compact(const int *d_in, int *d_out, int *d_count, std::size_t n, void *d_temp, std::size_t temp_bytes,
              cudaStream_t stream) {
+    SC_NVTX_RANGE("Shared::compact");
     require_device_pointers("Shared::compact", n, d_in, d_out);
     if (d_count == nullptr) throw std::invalid_argument("Shared::compact: null d_count");
     if (n > static_cast<std::size_t>(INT_MAX))
@@ -261,9 +268,10 @@ void compact(const int *d_in, int *d_out, int *d_count, std::size_t n, void *d_t
     const int count = static_cast<int>(n);
     const int threads = checked_block_size(block_sizes().shared);
     const unsigned blocks = blocks_for(n, threads);
-    int *flags = static_cast<int *>(d_temp);
-    int *indices = flags + flagInts(n);
-    int *scan_temp = indices + flagInts(n);
+    const auto pieces = compact_layout(n).carve(d_temp);
+    int *flags = reinterpret_cast<int *>(pieces[0]);
+    int *indices = reinterpret_cast<int *>(pieces[1]);
+    void *scan_temp = pieces[2];
 
     Common::kernMapToBoolean<<<blocks, threads, 0, stream>>>(count, flags, d_in);
     SC_CHECK_LAUNCH(Common::kernMapToBoolean);

@@ -1,6 +1,8 @@
 #include <stream_compaction/spmv.h>
 
+#include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/device/segmented_scan.cuh>
 
@@ -47,7 +49,6 @@ const char *spmv_algorithm_name(SpmvAlgorithm algorithm) {
 namespace {
 
 using detail::BitHeads;
-using detail::round_up16;
 
 // beta * y[row], or 0 without reading y when beta is 0 (BLAS semantics).
 template <class V>
@@ -98,31 +99,24 @@ struct FlatRowEndStore {
     }
 };
 
-struct FlatLayout {
-    std::size_t bit_bytes, row_of_last_bytes, scan_bytes;
-    std::size_t total() const { return bit_bytes + row_of_last_bytes + scan_bytes; }
-};
-
+// Storage: the row heads as bits, each non-empty row's last nonzero's row, the scan's storage.
 template <class V>
-FlatLayout flat_layout(std::size_t nnz) {
-    return {round_up16(detail::head_bit_words(nnz) * sizeof(unsigned)), round_up16(nnz * sizeof(int)),
-            scan_temp_bytes<SegmentedPair<V>>(nnz)};
+detail::TempLayout<3> flat_layout(std::size_t nnz) {
+    return detail::temp_layout(detail::head_bit_words(nnz) * sizeof(unsigned), nnz * sizeof(int),
+                               scan_temp_bytes<SegmentedPair<V>>(nnz));
 }
 
 template <class V, class Offset>
-void flat_spmv(const DeviceCsr<V, Offset> &a, V alpha, const V *x, V beta, V *y, void *d_temp, std::size_t temp_bytes,
-               cudaStream_t stream) {
-    const FlatLayout layout = flat_layout<V>(a.nnz());
-    char *storage = static_cast<char *>(d_temp);
-    unsigned *bits = reinterpret_cast<unsigned *>(storage);
-    int *row_of_last = reinterpret_cast<int *>(storage + layout.bit_bytes);
+void flat_spmv(const DeviceCsr<V, Offset> &a, V alpha, const V *x, V beta, V *y, void *d_temp, cudaStream_t stream) {
+    const auto pieces = flat_layout<V>(a.nnz()).carve(d_temp);
+    unsigned *bits = reinterpret_cast<unsigned *>(pieces[0]);
+    int *row_of_last = reinterpret_cast<int *>(pieces[1]);
     detail::build_head_bits(a.row_offsets(), a.rows(), a.nnz(), bits, stream, FlatRowSetup<V>{row_of_last, y, beta});
     const BitHeads heads{bits};
     transform_inclusive_scan<SegmentedPair<V>>(
         a.nnz(), FlatProductLoad<V>{a.values(), a.column_indices(), x, heads},
-        FlatRowEndStore<V>{heads, row_of_last, y, alpha, beta, a.nnz()}, SegmentedOp<Sum>{Sum{}},
-        storage + layout.bit_bytes + layout.row_of_last_bytes, temp_bytes - layout.bit_bytes - layout.row_of_last_bytes,
-        stream);
+        FlatRowEndStore<V>{heads, row_of_last, y, alpha, beta, a.nnz()}, SegmentedOp<Sum>{Sum{}}, pieces[2],
+        scan_temp_bytes<SegmentedPair<V>>(a.nnz()), stream);
 }
 
 // ---- merge path ----
@@ -184,11 +178,14 @@ struct Spmv<V, Offset>::Cusparse {
 template <class V, class Offset>
 Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix, SpmvAlgorithm algorithm) : matrix_(matrix), algorithm_(algorithm) {
     switch (algorithm) {
-    case SpmvAlgorithm::Flat: temp_ = DeviceBuffer<char>(flat_layout<V>(matrix.nnz()).total()); break;
+    case SpmvAlgorithm::Flat: temp_bytes_ = flat_layout<V>(matrix.nnz()).bytes(); break;
     case SpmvAlgorithm::MergePath:
-        temp_ = DeviceBuffer<char>(segmented_reduce_temp_bytes<V>(matrix.nnz(), matrix.rows()));
+        temp_bytes_ = segmented_reduce_temp_bytes<V>(matrix.nnz(), matrix.rows());
         plan_corners_ = DeviceBuffer<long long>(detail::merge_path_plan_entries(matrix.nnz(), matrix.rows()));
-        plan_merge_path(0);
+        if (matrix.rows() > 0)
+            plan_threads_ = detail::make_merge_path_plan<V>(matrix.row_offsets(), matrix.rows(), matrix.nnz(),
+                                                            plan_corners_.get(), 0)
+                                .threads;
         break;
     case SpmvAlgorithm::CusparseCsrAlg1:
     case SpmvAlgorithm::CusparseCsrAlg2: {
@@ -218,30 +215,43 @@ template <class V, class Offset>
 Spmv<V, Offset>::~Spmv() = default;
 
 template <class V, class Offset>
-void Spmv<V, Offset>::plan_merge_path(cudaStream_t stream) {
-    if (matrix_.rows() == 0) return;
-    plan_threads_ = detail::make_merge_path_plan<V>(matrix_.row_offsets(), matrix_.rows(), matrix_.nnz(),
-                                                    plan_corners_.get(), stream)
-                        .threads;
+void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) const {
+    if (temp_bytes_ == 0 || matrix_.rows() == 0) {
+        (*this)(alpha, d_x, beta, d_y, nullptr, 0, stream);
+        return;
+    }
+    detail::with_temp_storage(temp_bytes_, stream, [&](void *d_temp) {
+        (*this)(alpha, d_x, beta, d_y, d_temp, temp_bytes_, stream);
+    });
 }
 
 template <class V, class Offset>
-void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) {
+void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_temp, std::size_t temp_bytes,
+                                 cudaStream_t stream) const {
     const DeviceCsr<V, Offset> &a = matrix_;
     if (a.rows() == 0) return;
     if (d_y == nullptr || (a.cols() > 0 && d_x == nullptr)) throw std::invalid_argument("Spmv: null vector");
+    SC_NVTX_RANGE(algorithm_ == SpmvAlgorithm::Flat        ? "spmv (flat)"
+                  : algorithm_ == SpmvAlgorithm::MergePath ? "spmv (merge path)"
+                                                           : "spmv (cuSPARSE)");
     switch (algorithm_) {
-    case SpmvAlgorithm::Flat: flat_spmv(a, alpha, d_x, beta, d_y, temp_.get(), temp_.bytes(), stream); return;
+    case SpmvAlgorithm::Flat:
+        require_temp_storage("Spmv (flat)", d_temp, temp_bytes, temp_bytes_);
+        flat_spmv(a, alpha, d_x, beta, d_y, d_temp, stream);
+        return;
     case SpmvAlgorithm::MergePath:
-        if (plan_threads_ != detail::merge_path_threads<V>()) plan_merge_path(stream);
         detail::merge_path_reduce_planned("Spmv (merge path)", detail::MergePathPlan{plan_corners_.get(), plan_threads_},
                                           a.row_offsets(), a.rows(), a.nnz(),
                                           ProductLoad<V>{a.values(), a.column_indices(), d_x},
-                                          AxpbyStore<V>{d_y, alpha, beta}, Sum{}, V(0), temp_.get(), temp_.bytes(),
-                                          stream);
+                                          AxpbyStore<V>{d_y, alpha, beta}, Sum{}, V(0), d_temp, temp_bytes, stream);
         return;
-    default: break;
+    default: multiply_cusparse(alpha, d_x, beta, d_y, stream); return;
     }
+}
+
+template <class V, class Offset>
+void Spmv<V, Offset>::multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) const {
+    const DeviceCsr<V, Offset> &a = matrix_;
     Cusparse &c = *cusparse_;
     const cusparseSpMVAlg_t alg = cusparse_algorithm(algorithm_);
     SC_CUSPARSE_CHECK(cusparseSetStream(c.handle, stream));

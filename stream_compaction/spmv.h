@@ -10,9 +10,16 @@
 //             tile starts is found once, when the Spmv is made (like cuSPARSE's ALG2 preprocessing).
 //   CusparseCsrAlg1 / CusparseCsrAlg2   cusparseSpMV, the reference.
 //
-//   const DeviceCsr<float> A(host_matrix);        // validated on the host, then copied
+// Example:
+//   CsrMatrix<float> host{2, 2, {0, 1, 3}, {0, 0, 1}, {2.0f, 1.0f, 3.0f}};   // [[2, 0], [1, 3]]
+//   const DeviceCsr<float> A(host);                      // validated on the host, then copied
 //   Spmv<float> multiply(A, SpmvAlgorithm::MergePath);   // storage (and cuSPARSE state) made once
-//   multiply(1.0f, d_x, 0.0f, d_y, stream);       // y = A x; beta = 0 never reads y
+//   std::vector<float> x = {1.0f, 2.0f}, y(2);
+//   auto d_x = DeviceBuffer<float>::from_host(x.data(), 2);
+//   DeviceBuffer<float> d_y(2);
+//   multiply(1.0f, d_x.get(), 0.0f, d_y.get());          // y = A x (stream 0); beta = 0 never reads y
+//   d_y.copy_to_host(y.data(), 2);
+//   if (y[0] != 2.0f || y[1] != 7.0f) return 1;
 //
 // Errors: std::invalid_argument for bad arguments or an invalid matrix, cuda_error from CUDA,
 // cusparse_error from cuSPARSE.
@@ -67,8 +74,14 @@ enum class SpmvAlgorithm { Flat, MergePath, CusparseCsrAlg1, CusparseCsrAlg2 };
 // "flat", "merge-path", "cusparse-alg1", "cusparse-alg2"
 const char *spmv_algorithm_name(SpmvAlgorithm algorithm);
 
-// One matrix, one algorithm: holds the temporary storage (and the cuSPARSE handle, descriptors
-// and buffer), so that each multiplication is only its launches. The matrix must outlive it.
+// One matrix, one algorithm: holds what is made once per matrix (the merge path's tile corners, for
+// the block size current when the Spmv is made; the cuSPARSE handle, descriptors and buffer), so
+// that each multiplication is only its launches. The matrix must outlive it.
+//
+// Streams and graphs: Flat and MergePath keep each call's state in that call's temporary storage,
+// so one Spmv may be called on several streams at once, from several host threads, and captured
+// into CUDA graphs. The cuSPARSE algorithms share the object's handle and buffer: one call at a
+// time per Spmv object (they are the reference, not the product).
 template <class V, class Offset = int>
 class Spmv {
 public:
@@ -78,17 +91,25 @@ public:
     Spmv &operator=(const Spmv &) = delete;
 
     // y = alpha * A * x + beta * y: d_x has cols() elements, d_y rows(); they must not overlap.
-    // With beta = 0, y is only written (NaN there does not propagate).
-    void operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream = 0);
+    // With beta = 0, y is only written (NaN there does not propagate). Temporary storage comes from
+    // the stream-ordered allocator (cudaMallocAsync), one allocation per call.
+    void operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream = 0) const;
+
+    // The same with the caller's temporary storage (at least temp_bytes(), any alignment; 0 bytes
+    // for the cuSPARSE algorithms): nothing is allocated. Calls in flight together need storage
+    // of their own.
+    std::size_t temp_bytes() const noexcept { return temp_bytes_; }
+    void operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_temp, std::size_t temp_bytes,
+                    cudaStream_t stream = 0) const;
 
 private:
     struct Cusparse;
-    void plan_merge_path(cudaStream_t stream);
+    void multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) const;
     const DeviceCsr<V, Offset> &matrix_;
     SpmvAlgorithm algorithm_;
-    DeviceBuffer<char> temp_;
+    std::size_t temp_bytes_ = 0;
     // Merge path: where each tile's share of the path starts, found once for the matrix, and the
-    // block size it was found for (found again when the block size changes).
+    // block size it was found for.
     DeviceBuffer<long long> plan_corners_;
     int plan_threads_ = 0;
     std::unique_ptr<Cusparse> cusparse_;

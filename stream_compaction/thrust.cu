@@ -1,4 +1,5 @@
 #include <stream_compaction/thrust.h>
+#include <stream_compaction/support/nvtx.h>
 
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
@@ -55,6 +56,7 @@ std::size_t scan_temp_bytes(std::size_t n) {
 
 void exclusive_scan(const int *d_in, int *d_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
                     cudaStream_t stream) {
+    SC_NVTX_RANGE("Thrust::exclusive_scan");
     require_device_pointers("Thrust::exclusive_scan", n, d_in, d_out);
     if (n == 0) return;
     require_temp_storage("Thrust::exclusive_scan", d_temp, temp_bytes, scan_temp_bytes(n));

@@ -2,8 +2,13 @@
 # Proves the GPU part on a CUDA machine: configure and build, then
 #   tests: the harness at 2^24 and on a real matrix, the whole test suite, compute-sanitizer memcheck
 #          and racecheck over the GPU tests;
-#   bench: the benchmark (sc_bench, BENCH_ARGS passed on) and its plots in img/ (img.tar).
-# Usage: tools/gpu_check.sh LOG_DIR [tests|bench|all]   (default all; e.g. "$OUT" on the device machine)
+#   bench: the benchmark (sc_bench, BENCH_ARGS passed on) and its plots in img/ (img.tar);
+#   compare: a no-regression check: the baseline source in BASE_DIR (default .bench_base, e.g.
+#          `git archive <commit> --prefix=.bench_base/ | tar -x`) and this tree built side by side,
+#          their sc_bench run one after the other (baseline, new, baseline, new; COMPARE_ARGS passed
+#          on), and tools/compare_bench.py on the medians of each build's two runs.
+# Usage: tools/gpu_check.sh LOG_DIR [tests|bench|compare|all]   (default all = tests + bench; e.g.
+# "$OUT" on the device machine)
 # The build directory (BUILD_DIR, default build-gpu) is reused, so a second call builds nothing.
 # BENCH_ARGS is passed to sc_bench (e.g. "--only radix --runs 50"); SANITIZE_ONLY is below.
 # The SpMV tests and benchmark read the .mtx files from .data/matrices (copy ../shared/data/matrices there).
@@ -11,7 +16,7 @@
 set -uo pipefail
 logs=${1:?usage: tools/gpu_check.sh LOG_DIR [tests|bench|all]}
 phase=${2:-all}
-case $phase in tests|bench|all) ;; *) echo "unknown phase '$phase': tests, bench or all" >&2; exit 2 ;; esac
+case $phase in tests|bench|compare|all) ;; *) echo "unknown phase '$phase': tests, bench, compare or all" >&2; exit 2 ;; esac
 mkdir -p "$logs"
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-gpu}
@@ -34,6 +39,23 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=c
 step configure "$logs/build.log" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release &&
 step build "$logs/build.log" cmake --build "$build" --parallel || { printf '%s\n' "${summary[@]}"; exit 1; }
 
+if [ "$phase" = compare ]; then
+    base=${BASE_DIR:-.bench_base}
+    step "configure baseline" "$logs/build.log" cmake -S "$base" -B "$build-base" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DSC_BUILD_TESTS=OFF &&
+        step "build baseline" "$logs/build.log" cmake --build "$build-base" --parallel --target sc_bench || exit 1
+    args=${COMPARE_ARGS:---only scan --no-sweep}
+    for round in 1 2; do
+        step "bench baseline $round" "$logs/compare.log" "$build-base/bin/sc_bench" --csv "$logs/base$round.csv" $args
+        step "bench new $round" "$logs/compare.log" "$build/bin/sc_bench" --csv "$logs/new$round.csv" $args
+    done
+    python3 tools/compare_bench.py --merge "$logs/base1.csv" "$logs/base2.csv" >"$logs/base.csv" &&
+        python3 tools/compare_bench.py --merge "$logs/new1.csv" "$logs/new2.csv" >"$logs/new.csv" &&
+        step compare "$logs/compare.txt" python3 tools/compare_bench.py "$logs/base.csv" "$logs/new.csv"
+    rm -f "$logs"/base[12].csv "$logs"/new[12].csv
+    echo; echo "== gpu_check summary =="; printf '%s\n' "${summary[@]}"; tail -1 "$logs/compare.txt"
+    exit $status
+fi
 if [ "$phase" != bench ]; then
     step "harness 2^24" "$logs/harness.txt" "$build/bin/stream_compaction_harness" --seed 1
     matrix=.data/matrices/bcsstk33.mtx

@@ -9,11 +9,23 @@
 //      where its keys of each bin go by decoupled look-back over the per-bin counts of earlier
 //      tiles, and writes them out through shared memory in runs: one read and one write per key.
 //
-//   std::size_t bytes = StreamCompaction::radix_sort_temp_bytes<int>(n);                 // keys only
-//   StreamCompaction::radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, bytes, stream);
-//   bytes = StreamCompaction::radix_sort_temp_bytes<float, std::int64_t>(n);              // pairs
-//   StreamCompaction::radix_sort_pairs(d_keys_in, d_keys_out, d_values_in, d_values_out, n, d_temp, bytes);
-//   StreamCompaction::radix_sort_keys(d_keys_in, d_keys_out, n, stream);                   // allocates its own
+// Example:
+//   std::vector<float> keys = {3.5f, -1.0f, 0.0f, -0.0f}, sorted(4);
+//   std::vector<int> values = {0, 1, 2, 3}, order(4);
+//   auto d_keys = DeviceBuffer<float>::from_host(keys.data(), 4);
+//   auto d_values = DeviceBuffer<int>::from_host(values.data(), 4);
+//   DeviceBuffer<float> d_keys_out(4);
+//   DeviceBuffer<int> d_values_out(4);
+//   std::size_t bytes = radix_sort_temp_bytes<float, int>(4);   // pairs; <float> alone: keys only
+//   DeviceBuffer<char> d_temp(bytes);
+//   radix_sort_pairs(d_keys.get(), d_keys_out.get(), d_values.get(), d_values_out.get(), 4, d_temp.get(), bytes);
+//   d_keys_out.copy_to_host(sorted.data(), 4);
+//   d_values_out.copy_to_host(order.data(), 4);
+//   if (sorted[0] != -1.0f || sorted[3] != 3.5f || order != std::vector<int>{1, 2, 3, 0}) return 1;
+//
+// Keys alone, with caller-provided storage or allocating its own:
+//   radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, radix_sort_temp_bytes<int>(n), stream);
+//   radix_sort_keys(d_keys_in, d_keys_out, n, stream);
 //
 // Order: ascending and stable (equal keys keep their input order, and so do their values).
 //   int: two's complement order. unsigned: numeric order.
@@ -29,6 +41,7 @@
 #include <stream_compaction/detail/radix_sort/dispatch.cuh>
 #include <stream_compaction/detail/scan/dispatch.cuh>
 #include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/nvtx.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -49,6 +62,7 @@ std::size_t radix_sort_temp_bytes(std::size_t n) {
 template <class Key>
 void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
                      cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("radix_sort_keys");
     detail::radix_sort<Key, KeysOnly>("radix_sort_keys", d_keys_in, d_keys_out, nullptr, nullptr, n, d_temp,
                                       temp_bytes, stream);
 }
@@ -57,6 +71,7 @@ void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, void 
 template <class Key, class Value>
 void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in, Value *d_values_out,
                       std::size_t n, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("radix_sort_pairs");
     static_assert(std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8),
                   "radix sort values are trivially copyable types of 4 or 8 bytes");
     using Bits = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;

@@ -3,14 +3,25 @@
 // once and writes it once, for any trivially copyable T and any associative operator, commutative
 // or not. Device pointers, 64-bit n, in place allowed (d_out == d_in), work enqueued on `stream`.
 //
-//   std::size_t bytes = StreamCompaction::scan_temp_bytes<int>(n);   // caller-provided storage
-//   StreamCompaction::exclusive_scan(d_in, d_out, n, StreamCompaction::Sum{}, 0, d_temp, bytes, stream);
-//   StreamCompaction::inclusive_scan(d_in, d_out, n, StreamCompaction::Max{}, stream);   // allocates its own
-//   StreamCompaction::transform_inclusive_scan<T>(n, load, store, op, d_temp, bytes, stream);   // functors
+// Example:
+//   std::vector<int> in(1000, 1), out(in.size());
+//   auto d_in = DeviceBuffer<int>::from_host(in.data(), in.size());
+//   DeviceBuffer<int> d_out(in.size());
+//   std::size_t bytes = scan_temp_bytes<int>(in.size());     // caller-provided storage
+//   DeviceBuffer<char> d_temp(bytes);
+//   exclusive_scan(d_in.get(), d_out.get(), in.size(), Sum{}, 0, d_temp.get(), bytes);   // stream 0
+//   d_out.copy_to_host(out.data(), out.size());
+//   for (std::size_t i = 0; i < out.size(); ++i)
+//       if (out[i] != int(i)) return 1;
+//   inclusive_scan(d_in.get(), d_in.get(), in.size(), Max{});   // in place; allocates its own
+//
+// transform_inclusive_scan<T>(n, load, store, op, d_temp, bytes, stream) scans items that device
+// functors compute on the fly (below).
 //
 // Temporary storage may hold anything and is reused from call to call; calls that share it must
 // be ordered (one stream). Errors: std::invalid_argument for bad arguments, cuda_error from CUDA.
 #include <stream_compaction/detail/scan/dispatch.cuh>
+#include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
 
 #include <cstddef>
@@ -25,12 +36,14 @@ std::size_t scan_temp_bytes(std::size_t n) {
 template <class T, class Op>
 void inclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, void *d_temp, std::size_t temp_bytes,
                     cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("inclusive_scan");
     detail::single_pass_scan<false>("inclusive_scan", d_in, d_out, n, op, T{}, d_temp, temp_bytes, stream);
 }
 
 template <class T, class Op>
 void exclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, T init, void *d_temp, std::size_t temp_bytes,
                     cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("exclusive_scan");
     detail::single_pass_scan<true>("exclusive_scan", d_in, d_out, n, op, init, d_temp, temp_bytes, stream);
 }
 
@@ -57,6 +70,7 @@ void exclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, T init, cudaS
 template <class T, class Load, class Store, class Op>
 void transform_inclusive_scan(std::size_t n, Load load, Store store, Op op, void *d_temp, std::size_t temp_bytes,
                               cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("transform_inclusive_scan");
     detail::transform_scan<T, Op>(n, load, store, op, d_temp, temp_bytes, stream);
 }
 

@@ -8,8 +8,19 @@
 // does) or as CSR offsets (segment s is [offsets[s], offsets[s + 1]); offsets[0] = 0, ascending,
 // offsets[segments] = n; empty segments allowed anywhere).
 //
-//   std::size_t bytes = segmented_scan_temp_bytes<float>(n);
-//   segmented_inclusive_scan(d_values, d_flags, d_out, n, Sum{}, d_temp, bytes);       // by flags
+// Example:
+//   std::vector<int> values = {1, 2, 3, 4, 5, 6}, flags = {1, 0, 0, 1, 0, 1}, out(6);
+//   auto d_values = DeviceBuffer<int>::from_host(values.data(), 6);
+//   auto d_flags = DeviceBuffer<int>::from_host(flags.data(), 6);
+//   DeviceBuffer<int> d_out(6);
+//   std::size_t bytes = segmented_scan_temp_bytes<int>(6);      // every scan of 6 ints, any form
+//   DeviceBuffer<char> d_temp(bytes);
+//   segmented_inclusive_scan(d_values.get(), d_flags.get(), d_out.get(), 6, Sum{}, d_temp.get(), bytes);
+//   d_out.copy_to_host(out.data(), 6);
+//   if (out != std::vector<int>{1, 3, 6, 4, 9, 6}) return 1;   // segments [1 2 3] [4 5] [6]
+//
+// The other forms and the conversions between segment descriptions:
+//   segmented_exclusive_scan(d_values, d_flags, d_out, n, Sum{}, 0, d_temp, bytes, stream);
 //   segmented_exclusive_scan_by_offsets(d_values, n, d_offsets, segments, d_out, Max{}, -INFINITY,
 //                                       d_temp, bytes);
 //   make_flags(d_shape, segments, d_flags, n, d_temp, make_flags_temp_bytes(segments));
@@ -24,6 +35,7 @@
 #include <stream_compaction/device/scan.cuh>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
 
 #include <cstddef>
@@ -43,6 +55,7 @@ std::size_t segmented_scan_temp_bytes(std::size_t n) {
 template <class V, class Flag, class Op>
 void segmented_inclusive_scan(const V *d_values, const Flag *d_flags, V *d_out, std::size_t n, Op op, void *d_temp,
                               std::size_t temp_bytes, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("segmented_inclusive_scan");
     detail::scan_by_flags("segmented_inclusive_scan", false, d_values, d_flags, d_out, n, op, V{}, d_temp, temp_bytes,
                           stream);
 }
@@ -51,6 +64,7 @@ void segmented_inclusive_scan(const V *d_values, const Flag *d_flags, V *d_out, 
 template <class V, class Flag, class Op>
 void segmented_exclusive_scan(const V *d_values, const Flag *d_flags, V *d_out, std::size_t n, Op op, V init,
                               void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("segmented_exclusive_scan");
     detail::scan_by_flags("segmented_exclusive_scan", true, d_values, d_flags, d_out, n, op, init, d_temp, temp_bytes,
                           stream);
 }
@@ -61,6 +75,7 @@ template <class V, class Offset, class Op>
 void segmented_inclusive_scan_by_offsets(const V *d_values, std::size_t n, const Offset *d_offsets,
                                          std::size_t segments, V *d_out, Op op, void *d_temp, std::size_t temp_bytes,
                                          cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("segmented_inclusive_scan_by_offsets");
     detail::scan_by_offsets("segmented_inclusive_scan_by_offsets", false, d_values, n, d_offsets, segments, d_out, op,
                             V{}, d_temp, temp_bytes, stream);
 }
@@ -69,6 +84,7 @@ template <class V, class Offset, class Op>
 void segmented_exclusive_scan_by_offsets(const V *d_values, std::size_t n, const Offset *d_offsets,
                                          std::size_t segments, V *d_out, Op op, V init, void *d_temp,
                                          std::size_t temp_bytes, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("segmented_exclusive_scan_by_offsets");
     detail::scan_by_offsets("segmented_exclusive_scan_by_offsets", true, d_values, n, d_offsets, segments, d_out, op,
                             init, d_temp, temp_bytes, stream);
 }
@@ -82,6 +98,7 @@ inline std::size_t make_flags_temp_bytes(std::size_t segments) { return scan_tem
 template <class Length, class Flag>
 void make_flags(const Length *d_shape, std::size_t segments, Flag *d_flags, std::size_t n, void *d_temp,
                 std::size_t temp_bytes, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("make_flags");
     require_device_pointers("make_flags", segments, d_shape, d_shape);
     require_device_pointers("make_flags", n, d_flags, d_flags);
     if (n == 0) return;
@@ -97,6 +114,7 @@ void make_flags(const Length *d_shape, std::size_t segments, Flag *d_flags, std:
 template <class Offset, class Flag>
 void offsets_to_flags(const Offset *d_offsets, std::size_t segments, Flag *d_flags, std::size_t n,
                       cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("offsets_to_flags");
     require_device_pointers("offsets_to_flags", n, d_offsets, d_flags);
     if (n == 0) return;
     SC_CUDA_CHECK(cudaMemsetAsync(d_flags, 0, n * sizeof(Flag), stream));
@@ -114,6 +132,7 @@ inline std::size_t flags_to_offsets_temp_bytes(std::size_t n) { return scan_temp
 template <class Flag, class Offset>
 void flags_to_offsets(const Flag *d_flags, std::size_t n, Offset *d_offsets, std::size_t *d_segments, void *d_temp,
                       std::size_t temp_bytes, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("flags_to_offsets");
     require_device_pointers("flags_to_offsets", n, d_flags, d_offsets);
     if (d_segments == nullptr) throw std::invalid_argument("flags_to_offsets: null segment count");
     if (n == 0) {

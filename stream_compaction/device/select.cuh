@@ -3,8 +3,20 @@
 // the kept count is scanned by decoupled look-back (scan.cuh's machinery), and the tile's items
 // are gathered in shared memory and written out in coalesced runs. No map or scatter launch.
 //
-//   select_if(d_in, d_out, d_count, n, pred, d_temp, select_temp_bytes<T>(n), stream);
-//       d_out[0, *d_count) = the elements with pred true, in order.
+// Example:
+//   std::vector<int> in = {3, 0, 7, 0, 0, 5}, out(in.size());
+//   auto d_in = DeviceBuffer<int>::from_host(in.data(), in.size());
+//   DeviceBuffer<int> d_out(in.size());
+//   DeviceBuffer<std::size_t> d_count(1);                   // the count lives in device memory
+//   std::size_t bytes = select_temp_bytes<int>(in.size());
+//   DeviceBuffer<char> d_temp(bytes);
+//   select_if(d_in.get(), d_out.get(), d_count.get(), in.size(), NonZero{}, d_temp.get(), bytes);
+//   std::size_t count = 0;
+//   d_count.copy_to_host(&count, 1);
+//   d_out.copy_to_host(out.data(), count);                  // d_out[0, count): kept, in order
+//   if (count != 3 || out[0] != 3 || out[1] != 7 || out[2] != 5) return 1;
+//
+// The same temporary storage (select_temp_bytes<T>(n)) serves the other two:
 //   select_flagged(d_in, d_flags, d_out, d_count, n, d_temp, bytes, stream);   // kept where flag != 0
 //   partition(d_in, d_out, d_true_count, n, pred, d_temp, bytes, stream);
 //       stable: trues in order, then falses in order (partition2 of the lecture). The falses' place
@@ -12,6 +24,7 @@
 // Counts are std::size_t in device memory. d_out must not overlap d_in.
 #include <stream_compaction/detail/select/dispatch.cuh>
 #include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
 
 #include <cstddef>
@@ -25,6 +38,7 @@ std::size_t select_temp_bytes(std::size_t n) {
 template <class T, class Pred>
 void select_if(const T *d_in, T *d_out, std::size_t *d_count, std::size_t n, Pred pred, void *d_temp,
                std::size_t temp_bytes, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("select_if");
     detail::single_pass_select<false>("select_if", d_in, d_out, d_count, n, detail::ByPredicate<Pred>{pred}, d_temp,
                                       temp_bytes, stream);
 }
@@ -32,6 +46,7 @@ void select_if(const T *d_in, T *d_out, std::size_t *d_count, std::size_t n, Pre
 template <class T, class Flag>
 void select_flagged(const T *d_in, const Flag *d_flags, T *d_out, std::size_t *d_count, std::size_t n, void *d_temp,
                     std::size_t temp_bytes, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("select_flagged");
     require_device_pointers("select_flagged", n, d_flags, d_out);
     detail::single_pass_select<false>("select_flagged", d_in, d_out, d_count, n, detail::ByFlag<Flag>{d_flags},
                                       d_temp, temp_bytes, stream);
@@ -40,6 +55,7 @@ void select_flagged(const T *d_in, const Flag *d_flags, T *d_out, std::size_t *d
 template <class T, class Pred>
 void partition(const T *d_in, T *d_out, std::size_t *d_true_count, std::size_t n, Pred pred, void *d_temp,
                std::size_t temp_bytes, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("partition");
     detail::single_pass_select<true>("partition", d_in, d_out, d_true_count, n, detail::ByPredicate<Pred>{pred},
                                      d_temp, temp_bytes, stream);
 }

@@ -3,16 +3,39 @@
 // ones are in policies.h). The defaults are the values found best on an H100 by the block-size
 // sweep; the harness's --block-size and the benchmark's sweep change them at run time, without
 // recompiling.
+//
+// Threads: each launch reads its block size once, atomically, so a change made while other host
+// threads enqueue work is never torn; but a temporary-storage query and the call it sizes should
+// see the same block size (the single-pass and merge-path queries are sized for the smallest, so
+// they are safe anyway; radix_sort_temp_bytes is not): set block sizes before starting work.
+#include <atomic>
 
 namespace StreamCompaction {
 
+// An int read and written atomically (relaxed), copyable like an int.
+class BlockSize {
+public:
+    explicit BlockSize(int threads = 0) noexcept : threads_(threads) {}
+    BlockSize(const BlockSize &other) noexcept : threads_(other.get()) {}
+    BlockSize &operator=(const BlockSize &other) noexcept { return *this = other.get(); }
+    BlockSize &operator=(int threads) noexcept {
+        threads_.store(threads, std::memory_order_relaxed);
+        return *this;
+    }
+    int get() const noexcept { return threads_.load(std::memory_order_relaxed); }
+    operator int() const noexcept { return get(); }
+
+private:
+    std::atomic<int> threads_;
+};
+
 struct BlockSizes {
-    int naive = 128;        // Naive: one thread per element and level
-    int efficient = 128;    // Efficient: up-/down-sweep levels, and the map and scatter kernels
-    int shared = 256;       // Shared: the hierarchical shared-memory scan
-    int single_pass = 256;  // single-pass scan, compaction and partition (scan.cuh, select.cuh)
-    int radix = 512;        // onesweep radix sort (radix_sort.cuh): a multiple of 32 up to 512
-    int segmented = 256;    // merge-path segmented reduce and SpMV (segmented_scan.cuh, spmv.cu)
+    BlockSize naive{128};        // Naive: one thread per element and level
+    BlockSize efficient{128};    // Efficient: up-/down-sweep levels, and the map and scatter kernels
+    BlockSize shared{256};       // Shared: the hierarchical shared-memory scan
+    BlockSize single_pass{256};  // single-pass scan, compaction and partition (device/scan.cuh, device/select.cuh)
+    BlockSize radix{512};        // onesweep radix sort (device/radix_sort.cuh): a multiple of 32 up to 512
+    BlockSize segmented{256};    // merge-path segmented reduce and SpMV (device/segmented_reduce.cuh, spmv.cu)
 };
 
 // The process-wide settings the implementations read at each launch.

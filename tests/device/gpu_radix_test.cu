@@ -180,10 +180,7 @@ void gpuSort(const std::vector<Key> &keys, const std::vector<Value> &values, std
     d_values_out.fill_bytes(kPoisonByte);
     if (pairs) {
         using Bits = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;
-        const int threads = SC::block_sizes().radix;
-        DeviceBuffer<char> temp(n == 0 ? 0
-                                       : SC::detail::radix_layout<Key, Bits>(n, threads, SC::kRadixItemsPerThread,
-                                                                             max_portion_keys).total_bytes);
+        DeviceBuffer<char> temp(SC::detail::radix_temp_bytes<Key, Bits>(n, max_portion_keys));
         temp.fill_bytes(kPoisonByte);
         SC::detail::radix_sort<Key, Bits>("radix_sort_pairs", d_keys_in.get(), d_keys_out.get(),
                                           reinterpret_cast<const Bits *>(d_values_in.get()),

@@ -2,6 +2,7 @@
 // Block-level pieces of the single-pass kernels. A tile is R rows of blockDim.x * VEC items; in
 // each row thread t owns VEC consecutive items, so a row is one fully coalesced 16-byte access per
 // thread, and the tile's order is row-major: (row, thread, item).
+#include <stream_compaction/detail/grid/call_state.cuh>
 #include <stream_compaction/detail/grid/tile_status.cuh>
 #include <stream_compaction/detail/warp/warp_scan.cuh>
 
@@ -36,7 +37,7 @@ struct TileScanStorage {
     T warp_values[R * kWarpThreads];  // warp totals, then their exclusive prefixes (entry 0: none)
     T tile_prefix;
     bool tile_prefix_valid;
-    unsigned tile;
+    TileAssignment assigned;
 };
 
 // Shared memory for types without trivial constructors: raw, aligned bytes.
@@ -46,12 +47,14 @@ __device__ __forceinline__ Storage &shared_storage() {
     return *reinterpret_cast<Storage *>(raw);
 }
 
-// The block's tile id, taken from the launch's ticket by thread 0 and shared with the block.
+// The block's tile and the launch's epoch, taken from the call state by thread 0 and shared with
+// the block.
 template <class Storage>
-__device__ __forceinline__ unsigned block_acquire_tile(Storage &smem, u64 *ticket, u64 epoch) {
-    if (threadIdx.x == 0) smem.tile = acquire_tile(ticket, epoch);
+__device__ __forceinline__ TileAssignment block_take_tile(Storage &smem, CallState *state, u64 call_tag,
+                                                          std::size_t tiles) {
+    if (threadIdx.x == 0) smem.assigned = take_tile(state, call_tag, tiles);
     __syncthreads();
-    return smem.tile;
+    return smem.assigned;
 }
 
 // Loads a row-striped tile; `valid` items from `in` (a tile's start). Full tiles use one vector load

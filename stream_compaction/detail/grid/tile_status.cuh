@@ -3,10 +3,9 @@
 // is known and its inclusive prefix once its predecessors' are; a tile combines predecessors'
 // aggregates backwards until it meets an inclusive prefix, so no tile waits for a whole chain.
 //
-// A status tag is (epoch << 1 | is_prefix). The epoch is unique to each launch, so words left by
-// an earlier launch (or by whatever used the memory before) read as "not yet published" and the
-// status array never needs clearing: one launch per scan.
-#include <stream_compaction/detail/grid/scan_epoch.h>
+// A status tag is (epoch << 1 | is_prefix). The epoch is unique to each launch (call_state.cuh),
+// so words left by an earlier launch (or by whatever used the memory before) read as "not yet
+// published" and the status array never needs clearing: one launch per scan.
 #include <stream_compaction/detail/warp/warp_scan.cuh>
 
 #include <cstddef>
@@ -106,20 +105,6 @@ struct TileStatusFor {
 
 template <class T>
 using TileStatus = typename TileStatusFor<T>::type;
-
-// Tiles take ids in the order their blocks start, so every tile a block waits on is already
-// running. The ticket word is (epoch & 0xffffffff) << 32 | tiles handed out; the first block of a
-// launch to see another epoch there installs its own with count 0.
-__device__ __forceinline__ unsigned acquire_tile(u64 *ticket, u64 epoch) {
-    const u64 fresh = (epoch & 0xffffffffull) << 32;
-    u64 seen = *static_cast<volatile u64 *>(ticket);
-    while ((seen & 0xffffffff00000000ull) != fresh) {
-        const u64 previous = atomicCAS(ticket, seen, fresh);
-        if (previous == seen) break;
-        seen = previous;
-    }
-    return static_cast<unsigned>(atomicAdd(ticket, 1ull) & 0xffffffffull);
-}
 
 // Run by one whole warp for tile > 0 after its aggregate is published: returns the combination of
 // all tiles before `tile`, in order. Lane i examines tile (window_end - 1 - i).

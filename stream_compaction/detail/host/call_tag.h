@@ -3,10 +3,10 @@
 namespace StreamCompaction {
 namespace detail {
 
-// A process-wide sequence of launch epochs (62 bits, starting at a random point; a status tag
-// holds one shifted left by one, and segmented_pair.cuh uses the top bit): each single-pass
-// launch gets its own, which is what lets tile status words go uncleared between launches.
-unsigned long long next_scan_epoch();
+// The tag of each enqueued single-pass call (see detail/grid/call_state.cuh): a process-wide
+// sequence from a random start, so that a call's state is told apart from any other call's left in
+// reused memory. A graph replays the tag it was captured with.
+unsigned long long next_call_tag();
 
 }  // namespace detail
 }  // namespace StreamCompaction

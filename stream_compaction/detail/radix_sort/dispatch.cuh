@@ -1,5 +1,7 @@
 #pragma once
 // Onesweep's dispatch: checks, temporary storage layout, and the launches of one sort.
+#include <stream_compaction/detail/host/launch.cuh>
+#include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/detail/radix_sort/kernels.cuh>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
@@ -17,7 +19,7 @@ template <class Key, class Value, int Items = kRadixItemsPerThread>
 std::size_t radix_temp_bytes(std::size_t n, std::size_t max_portion_keys = kRadixMaxPortionKeys) {
     if (n == 0) return 0;
     const int threads = checked_radix_block_size(block_sizes().radix);
-    return radix_layout<Key, Value>(n, threads, Items, max_portion_keys).total_bytes;
+    return radix_layout<Key, Value>(n, threads, Items, max_portion_keys).total_bytes + kTempAlignment - 1;
 }
 
 template <class T>
@@ -48,9 +50,9 @@ void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const V
         throw std::invalid_argument(std::string(name) + ": portion size out of range");
     const int threads = checked_radix_block_size(block_sizes().radix);
     const RadixLayout layout = radix_layout<Key, Value>(n, threads, Items, max_portion_keys);
-    require_temp_storage(name, d_temp, temp_bytes, layout.total_bytes);
 
-    char *temp = static_cast<char *>(d_temp);
+    require_temp_storage(name, d_temp, temp_bytes, layout.total_bytes + kTempAlignment - 1);
+    char *temp = temp_layout(layout.total_bytes).carve(d_temp)[0];
     u64 *histogram = reinterpret_cast<u64 *>(temp + layout.histogram);
     unsigned *tile_counters = reinterpret_cast<unsigned *>(temp + layout.tile_counters);
     unsigned *status = reinterpret_cast<unsigned *>(temp + layout.status);
@@ -65,25 +67,20 @@ void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const V
     SC_CUDA_CHECK(cudaMemsetAsync(temp, 0, layout.zeroed_bytes, stream));
     const unsigned histogram_blocks =
         std::min(blocks_for(n, kRadixHistogramThreads * kRadixHistogramBatch), kRadixHistogramMaxBlocks);
-    radix_histogram_kernel<Key><<<histogram_blocks, kRadixHistogramThreads, 0, stream>>>(d_keys_in, n, histogram);
-    SC_CHECK_LAUNCH(radix_histogram_kernel);
-    radix_plan_kernel<<<1, kRadixBins, 0, stream>>>(histogram, n, plans, bases, layout.portions);
-    SC_CHECK_LAUNCH(radix_plan_kernel);
+    launch(radix_histogram_kernel<Key>, "radix_histogram_kernel", histogram_blocks, kRadixHistogramThreads, 0, stream,
+           d_keys_in, n, histogram);
+    launch(radix_plan_kernel, "radix_plan_kernel", 1, kRadixBins, 0, stream, histogram, n, plans, bases,
+           layout.portions);
 
-    const auto onesweep = radix_onesweep_kernel<Key, Value, Items>;
     const std::size_t shared_bytes = radix_onesweep_shared_bytes<Key, Value>(threads, Items);
-    if (shared_bytes > 48 * 1024)
-        SC_CUDA_CHECK(cudaFuncSetAttribute(onesweep, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(shared_bytes)));
     for (int digit = 0; digit < kRadixDigits; ++digit) {
         for (std::size_t portion = 0; portion < layout.portions; ++portion) {
             const std::size_t first_tile = portion * layout.portion_tiles;
             const std::size_t tiles = std::min(layout.portion_tiles, layout.tiles - first_tile);
-            onesweep<<<blocks_for(tiles, 1), threads, shared_bytes, stream>>>(
-                buffers, n, digit, plans, tile_counters + digit * layout.portions + portion,
-                status + digit * layout.tiles * kRadixBins, bases + digit * layout.portions * kRadixBins, portion,
-                layout.portions, first_tile, tiles);
-            SC_CHECK_LAUNCH(radix_onesweep_kernel);
+            launch(radix_onesweep_kernel<Key, Value, Items>, "radix_onesweep_kernel", blocks_for(tiles, 1), threads,
+                   shared_bytes, stream, buffers, n, digit, plans, tile_counters + digit * layout.portions + portion,
+                   status + digit * layout.tiles * kRadixBins, bases + digit * layout.portions * kRadixBins, portion,
+                   layout.portions, first_tile, tiles);
         }
     }
 }

@@ -1,5 +1,8 @@
 #pragma once
 // The single-pass scan's dispatch: temporary storage, block size and the launch.
+#include <stream_compaction/detail/host/call_tag.h>
+#include <stream_compaction/detail/host/launch.cuh>
+#include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/detail/scan/kernels.cuh>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
@@ -11,23 +14,40 @@
 namespace StreamCompaction {
 namespace detail {
 
-// Storage: the ticket (16 bytes), then the tile status words. Sized for the smallest block size,
-// so a block-size change between query and call never makes it too small.
+// Tiles of a plain scan and of a transform scan (larger: more items per thread) at `threads`.
 template <class T>
 std::size_t tile_items_for(int threads) {
     return static_cast<std::size_t>(threads) * vector_items<T>() * kSinglePassVectorsPerThread;
 }
 
-// A transform scan's tiles are larger than a plain scan's: single_pass_temp_bytes covers them too.
 template <class T>
 std::size_t transform_tile_items_for(int threads) {
     return static_cast<std::size_t>(threads) * vector_items<T>() * kTransformScanRows;
 }
 
+// A single-pass launch's storage: its call state, then the status words of its tiles, sized for
+// the smallest block size (so a block-size change between query and call never makes it too
+// small) and for the plain scan's tiles (which the transform scan's cover too).
+template <class T>
+TempLayout<2> single_pass_layout(std::size_t n) {
+    const std::size_t max_tiles = (n + tile_items_for<T>(kWarpThreads) - 1) / tile_items_for<T>(kWarpThreads);
+    return temp_layout(sizeof(CallState), TileStatus<T>::bytes(max_tiles));
+}
+
 template <class T>
 std::size_t single_pass_temp_bytes(std::size_t n) {
-    const std::size_t max_tiles = (n + tile_items_for<T>(32) - 1) / tile_items_for<T>(32);
-    return 16 + TileStatus<T>::bytes(max_tiles);
+    return single_pass_layout<T>(n).bytes();
+}
+
+struct SinglePassStorage {
+    CallState *state;
+    void *status;
+};
+
+template <class T>
+SinglePassStorage carve_single_pass(std::size_t n, void *d_temp) {
+    const auto pieces = single_pass_layout<T>(n).carve(d_temp);
+    return {reinterpret_cast<CallState *>(pieces[0]), pieces[1]};
 }
 
 inline bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
@@ -40,13 +60,10 @@ void single_pass_scan(const char *name, const T *d_in, T *d_out, std::size_t n, 
     require_temp_storage(name, d_temp, temp_bytes, single_pass_temp_bytes<T>(n));
     const int threads = checked_block_size(block_sizes().single_pass);
     const std::size_t tiles = (n + tile_items_for<T>(threads) - 1) / tile_items_for<T>(threads);
-    const unsigned blocks = blocks_for(tiles, 1);
     const bool vectorized = vector_items<T>() * sizeof(T) == 16 && aligned16(d_in) && aligned16(d_out);
-    char *storage = static_cast<char *>(d_temp);
-    single_pass_scan_kernel<T, Op, Exclusive><<<blocks, threads, 0, stream>>>(
-        d_in, d_out, n, op, init, storage + 16, tiles, reinterpret_cast<u64 *>(storage), next_scan_epoch(),
-        vectorized);
-    SC_CHECK_LAUNCH(single_pass_scan_kernel);
+    const SinglePassStorage storage = carve_single_pass<T>(n, d_temp);
+    launch(single_pass_scan_kernel<T, Op, Exclusive>, name, blocks_for(tiles, 1), threads, 0, stream, d_in, d_out, n,
+           op, init, storage.status, tiles, storage.state, next_call_tag(), vectorized);
 }
 
 template <class T, class Op, class Load, class Store>
@@ -56,10 +73,9 @@ void transform_scan(std::size_t n, Load load, Store store, Op op, void *d_temp, 
     require_temp_storage("transform_inclusive_scan", d_temp, temp_bytes, single_pass_temp_bytes<T>(n));
     const int threads = checked_block_size(block_sizes().single_pass);
     const std::size_t tiles = (n + transform_tile_items_for<T>(threads) - 1) / transform_tile_items_for<T>(threads);
-    char *storage = static_cast<char *>(d_temp);
-    transform_scan_kernel<T, Op><<<blocks_for(tiles, 1), threads, 0, stream>>>(
-        n, load, store, op, storage + 16, tiles, reinterpret_cast<u64 *>(storage), next_scan_epoch());
-    SC_CHECK_LAUNCH(transform_scan_kernel);
+    const SinglePassStorage storage = carve_single_pass<T>(n, d_temp);
+    launch(transform_scan_kernel<T, Op, Load, Store>, "transform_inclusive_scan", blocks_for(tiles, 1), threads, 0,
+           stream, n, load, store, op, storage.status, tiles, storage.state, next_call_tag());
 }
 
 // Stream-ordered storage for the overloads that manage it themselves.

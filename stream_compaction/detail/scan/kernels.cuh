@@ -14,13 +14,15 @@ namespace detail {
 // exclusive scan's item 0 receives an unspecified value).
 template <class T, int R, class Op, bool Exclusive, class LoadItems, class StoreItems>
 __device__ __forceinline__ void scan_tile(std::size_t n, Op op, Partial<T> first_prefix, void *status_storage,
-                                          std::size_t tiles, u64 *ticket, u64 epoch, LoadItems load_items,
+                                          std::size_t tiles, CallState *state, u64 call_tag, LoadItems load_items,
                                           StoreItems store_items) {
     constexpr int VEC = vector_items<T>();
     auto &smem = shared_storage<TileScanStorage<T, R>>();
     const auto status = TileStatus<T>::at(status_storage, tiles);
 
-    const unsigned tile = block_acquire_tile(smem, ticket, epoch);
+    const TileAssignment assigned = block_take_tile(smem, state, call_tag, tiles);
+    const unsigned tile = assigned.tile;
+    const u64 epoch = assigned.epoch;
     const std::size_t tile_items = static_cast<std::size_t>(blockDim.x) * VEC * R;
     const std::size_t base = tile * tile_items;
     const std::size_t valid = n - base < tile_items ? n - base : tile_items;
@@ -54,11 +56,11 @@ __device__ __forceinline__ void scan_tile(std::size_t n, Op op, Partial<T> first
 template <class T, class Op, bool Exclusive>
 __global__ void __launch_bounds__(1024) single_pass_scan_kernel(const T *in, T *out, std::size_t n, Op op, T init,
                                                                 void *status_storage, std::size_t tiles,
-                                                                u64 *ticket, u64 epoch, bool vectorized) {
+                                                                CallState *state, u64 call_tag, bool vectorized) {
     constexpr int VEC = vector_items<T>();
     constexpr int R = kSinglePassVectorsPerThread;
     scan_tile<T, R, Op, Exclusive>(
-        n, op, Partial<T>{init, Exclusive}, status_storage, tiles, ticket, epoch,
+        n, op, Partial<T>{init, Exclusive}, status_storage, tiles, state, call_tag,
         [&](std::size_t base, std::size_t valid, T (&items)[R][VEC]) {
             load_tile<R, VEC>(in + base, items, valid, vectorized);
         },
@@ -71,12 +73,12 @@ __global__ void __launch_bounds__(1024) single_pass_scan_kernel(const T *in, T *
 // Each item is loaded once and stored once, by the same thread.
 template <class T, class Op, class Load, class Store>
 __global__ void __launch_bounds__(1024) transform_scan_kernel(std::size_t n, Load load, Store store, Op op,
-                                                              void *status_storage, std::size_t tiles, u64 *ticket,
-                                                              u64 epoch) {
+                                                              void *status_storage, std::size_t tiles, CallState *state,
+                                                              u64 call_tag) {
     constexpr int VEC = vector_items<T>();
     constexpr int R = kTransformScanRows;
     scan_tile<T, R, Op, false>(
-        n, op, Partial<T>{T{}, false}, status_storage, tiles, ticket, epoch,
+        n, op, Partial<T>{T{}, false}, status_storage, tiles, state, call_tag,
         [&](std::size_t base, std::size_t valid, T (&items)[R][VEC]) {
             for_tile_items<R, VEC>(valid, [&](int r, int k, std::size_t i) { items[r][k] = load(base + i); });
         },

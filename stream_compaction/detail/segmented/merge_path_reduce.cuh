@@ -36,7 +36,7 @@ __global__ void __maxnreg__(kMergePathRegisters<V>) merge_path_reduce_kernel(con
                                                                  long long n, Corners corners, Load load,
                                                                  Store store, Op op, V identity,
                                                                  void *status_storage, std::size_t tiles,
-                                                                 u64 *ticket, u64 epoch) {
+                                                                 CallState *state, u64 call_tag) {
     constexpr int ITEMS = kMergePathItemsPerThread;
     using Pair = SegmentedPair<V>;
     auto &smem = shared_storage<TileScanStorage<Pair, 1>>();
@@ -46,7 +46,9 @@ __global__ void __maxnreg__(kMergePathRegisters<V>) merge_path_reduce_kernel(con
     V *tile_values = reinterpret_cast<V *>(merge_path_staging);
     int *tile_row_ends = reinterpret_cast<int *>(merge_path_staging + tile_items * sizeof(V));
 
-    const unsigned tile = block_acquire_tile(smem, ticket, epoch);
+    const TileAssignment assigned = block_take_tile(smem, state, call_tag, tiles);
+    const unsigned tile = assigned.tile;
+    const u64 epoch = assigned.epoch;
     const long long path_length = segments + n;
     const long long diagonal_start = static_cast<long long>(tile) * tile_items;
     const long long diagonal_end = diagonal_start + tile_items < path_length ? diagonal_start + tile_items : path_length;
@@ -108,9 +110,13 @@ __global__ void __maxnreg__(kMergePathRegisters<V>) merge_path_reduce_kernel(con
     tile_merge_path_search(thread_diagonal, tile_row_ends, tile_rows, tile_elements, row, element);
     const int steps = tile_length - thread_diagonal;
 
+    // `identity` need only be a left identity (op(identity, x) == x): it starts each running value,
+    // and a share that consumed nothing is never combined on the right.
     V running = identity;
     V first_total = identity;  // the thread's share of its first segment that ends
+    bool first_has_value = false;
     int first_row = -1;
+    const int first_element = element;
 #pragma unroll
     for (int step = 0; step < ITEMS; ++step) {
         if (step < steps) {
@@ -122,6 +128,7 @@ __global__ void __maxnreg__(kMergePathRegisters<V>) merge_path_reduce_kernel(con
                 if (first_row < 0) {
                     first_row = row;
                     first_total = running;
+                    first_has_value = element > first_element;
                 } else if (row < tile_rows) {
                     store(row_start + row, running);
                 }
@@ -142,7 +149,9 @@ __global__ void __maxnreg__(kMergePathRegisters<V>) merge_path_reduce_kernel(con
         },
         smem);
     if (first_row >= 0 && first_row < tile_rows)
-        store(row_start + first_row, carried[0].valid ? op(carried[0].value.value, first_total) : first_total);
+        store(row_start + first_row, !carried[0].valid ? first_total
+                                     : first_has_value ? op(carried[0].value.value, first_total)
+                                                       : carried[0].value.value);
 }
 
 }  // namespace detail

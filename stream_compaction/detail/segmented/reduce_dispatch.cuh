@@ -1,6 +1,9 @@
 #pragma once
 // Merge-path segmented reduction's dispatch: tiles, block size, temporary storage, plans and the
 // launch.
+#include <stream_compaction/detail/host/call_tag.h>
+#include <stream_compaction/detail/host/launch.cuh>
+#include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/detail/segmented/merge_path_reduce.cuh>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
@@ -32,10 +35,15 @@ int merge_path_threads() {
     return threads;
 }
 
-// Storage: the ticket (16 bytes), then the tile status words, sized for the smallest block size.
+// Storage: the call state, then the tile status words, sized for the smallest block size.
+template <class V>
+TempLayout<2> merge_path_layout(std::size_t n, std::size_t segments) {
+    return temp_layout(sizeof(CallState), TileStatus<SegmentedPair<V>>::bytes(merge_path_tiles(n, segments, kWarpThreads)));
+}
+
 template <class V>
 std::size_t merge_path_temp_bytes(std::size_t n, std::size_t segments) {
-    return 16 + TileStatus<SegmentedPair<V>>::bytes(merge_path_tiles(n, segments, kWarpThreads));
+    return merge_path_layout<V>(n, segments).bytes();
 }
 
 template <class V, class Offset, class Corners, class Load, class Store, class Op>
@@ -43,16 +51,11 @@ void launch_merge_path_reduce(int threads, const Offset *d_offsets, std::size_t 
                               Corners corners, Load load, Store store, Op op, V identity, void *d_temp,
                               cudaStream_t stream) {
     const std::size_t tiles = merge_path_tiles(n, segments, threads);
-    const std::size_t staging_bytes = merge_path_staging_bytes<V>(threads);
-    const auto kernel = merge_path_reduce_kernel<V, Offset, Corners, Load, Store, Op>;
-    if (staging_bytes > 48 * 1024)
-        SC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(staging_bytes)));
-    char *storage = static_cast<char *>(d_temp);
-    kernel<<<blocks_for(tiles, 1), threads, staging_bytes, stream>>>(
-        d_offsets, static_cast<long long>(segments), static_cast<long long>(n), corners, load, store, op, identity,
-        storage + 16, tiles, reinterpret_cast<u64 *>(storage), next_scan_epoch());
-    SC_CHECK_LAUNCH(merge_path_reduce_kernel);
+    const auto pieces = merge_path_layout<V>(n, segments).carve(d_temp);
+    launch(merge_path_reduce_kernel<V, Offset, Corners, Load, Store, Op>, "merge_path_reduce_kernel",
+           blocks_for(tiles, 1), threads, merge_path_staging_bytes<V>(threads), stream, d_offsets,
+           static_cast<long long>(segments), static_cast<long long>(n), corners, load, store, op, identity, pieces[1],
+           tiles, reinterpret_cast<CallState *>(pieces[0]), next_call_tag());
 }
 
 // The reduction with corners searched by each block: offsets may change from call to call.
@@ -85,12 +88,11 @@ MergePathPlan make_merge_path_plan(const Offset *d_offsets, std::size_t segments
                                    long long *d_corners, cudaStream_t stream) {
     const int threads = merge_path_threads<V>();
     const long long entries = static_cast<long long>(merge_path_tiles(n, segments, threads)) + 1;
-    const int plan_threads = 256;
-    merge_path_plan_kernel<<<blocks_for(static_cast<std::size_t>(entries) * kWarpThreads, plan_threads), plan_threads,
-                             0, stream>>>(d_offsets, static_cast<long long>(segments), static_cast<long long>(n),
-                                          static_cast<long long>(threads) * kMergePathItemsPerThread, entries,
-                                          d_corners);
-    SC_CHECK_LAUNCH(merge_path_plan_kernel);
+    constexpr int kPlanThreads = 256;
+    launch(merge_path_plan_kernel<Offset>, "merge_path_plan_kernel",
+           blocks_for(static_cast<std::size_t>(entries) * kWarpThreads, kPlanThreads), kPlanThreads, 0, stream,
+           d_offsets, static_cast<long long>(segments), static_cast<long long>(n),
+           static_cast<long long>(threads) * kMergePathItemsPerThread, entries, d_corners);
     SC_CUDA_CHECK(cudaStreamSynchronize(stream));
     return {d_corners, threads};
 }

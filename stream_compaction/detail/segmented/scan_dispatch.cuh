@@ -1,5 +1,7 @@
 #pragma once
 // Segmented scan dispatch: the head bitmap, temporary storage and the scan launch.
+#include <stream_compaction/detail/host/launch.cuh>
+#include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/detail/scan/dispatch.cuh>
 #include <stream_compaction/detail/segmented/scan_kernels.cuh>
 #include <stream_compaction/support/cuda_check.h>
@@ -19,16 +21,20 @@ void build_head_bits(const Offset *d_offsets, std::size_t segments, std::size_t 
                      cudaStream_t stream, PerSegment per_segment = {}) {
     SC_CUDA_CHECK(cudaMemsetAsync(d_bits, 0, head_bit_words(n) * sizeof(unsigned), stream));
     if (segments == 0) return;
-    const int threads = 256;
-    head_bits_kernel<<<blocks_for(segments, threads), threads, 0, stream>>>(d_offsets, segments, n, d_bits,
-                                                                            per_segment);
-    SC_CHECK_LAUNCH(head_bits_kernel);
+    constexpr int kThreads = 256;
+    launch(head_bits_kernel<Offset, PerSegment>, "head_bits_kernel", blocks_for(segments, kThreads), kThreads, 0, stream,
+           d_offsets, segments, n, d_bits, per_segment);
 }
 
 // Storage of the offsets-form scans: the bitmap, then the scan's.
 template <class V>
+TempLayout<2> segmented_scan_layout(std::size_t n) {
+    return temp_layout(head_bit_words(n) * sizeof(unsigned), single_pass_temp_bytes<SegmentedPair<V>>(n));
+}
+
+template <class V>
 std::size_t segmented_scan_temp_bytes_for(std::size_t n) {
-    return round_up16(head_bit_words(n) * sizeof(unsigned)) + single_pass_temp_bytes<SegmentedPair<V>>(n);
+    return segmented_scan_layout<V>(n).bytes();
 }
 
 template <class V, class Heads, class Op>
@@ -41,11 +47,10 @@ void scan_with_heads(bool exclusive, const V *d_values, Heads heads, V *d_out, s
     const std::size_t alignment = vector_alignment<V, vector_items<Pair>()>();
     const bool vectorized = reinterpret_cast<std::uintptr_t>(d_values) % alignment == 0 &&
                             reinterpret_cast<std::uintptr_t>(d_out) % alignment == 0;
-    char *storage = static_cast<char *>(d_scan_temp);
+    const SinglePassStorage storage = carve_single_pass<Pair>(n, d_scan_temp);
     const auto kernel = exclusive ? segmented_scan_kernel<V, Heads, Op, true> : segmented_scan_kernel<V, Heads, Op, false>;
-    kernel<<<blocks_for(tiles, 1), threads, 0, stream>>>(d_values, heads, d_out, n, op, init, vectorized, storage + 16,
-                                                         tiles, reinterpret_cast<u64 *>(storage), next_scan_epoch());
-    SC_CHECK_LAUNCH(segmented_scan_kernel);
+    launch(kernel, "segmented_scan_kernel", blocks_for(tiles, 1), threads, 0, stream, d_values, heads, d_out, n, op,
+           init, vectorized, storage.status, tiles, storage.state, next_call_tag());
 }
 
 template <class V, class Flag, class Op>
@@ -69,11 +74,10 @@ void scan_by_offsets(const char *name, bool exclusive, const V *d_values, std::s
     if (d_offsets == nullptr) throw std::invalid_argument(std::string(name) + ": null offsets");
     if (n == 0) return;
     require_temp_storage(name, d_temp, temp_bytes, segmented_scan_temp_bytes_for<V>(n));
-    unsigned *bits = static_cast<unsigned *>(d_temp);
-    const std::size_t bit_bytes = round_up16(head_bit_words(n) * sizeof(unsigned));
+    const auto pieces = segmented_scan_layout<V>(n).carve(d_temp);
+    unsigned *bits = reinterpret_cast<unsigned *>(pieces[0]);
     build_head_bits(d_offsets, segments, n, bits, stream);
-    scan_with_heads(exclusive, d_values, BitHeads{bits}, d_out, n, op, init, static_cast<char *>(d_temp) + bit_bytes,
-                    stream);
+    scan_with_heads(exclusive, d_values, BitHeads{bits}, d_out, n, op, init, pieces[1], stream);
 }
 
 }  // namespace detail

@@ -6,17 +6,24 @@
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/tuning/block_sizes.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 
 namespace StreamCompaction {
 namespace detail {
 
-// Storage: ticket (16 bytes), total of trues (16 bytes), tile status words.
+// Storage: the call state, the count of all trues (partition), the tile status words (sized for
+// the smallest block size).
+template <class T>
+TempLayout<3> select_layout(std::size_t n) {
+    const std::size_t max_tiles = (n + tile_items_for<T>(kWarpThreads) - 1) / tile_items_for<T>(kWarpThreads);
+    return temp_layout(sizeof(CallState), sizeof(u64), TileStatus<u64>::bytes(max_tiles));
+}
+
 template <class T>
 std::size_t select_temp_bytes_for(std::size_t n) {
-    const std::size_t max_tiles = (n + tile_items_for<T>(32) - 1) / tile_items_for<T>(32);
-    return 32 + TileStatus<u64>::bytes(max_tiles);
+    return select_layout<T>(n).bytes();
 }
 
 template <bool Partition, class T, class Keep>
@@ -33,25 +40,19 @@ void single_pass_select(const char *name, const T *d_in, T *d_out, std::size_t *
     const std::size_t tiles = (n + tile_items_for<T>(threads) - 1) / tile_items_for<T>(threads);
     const std::size_t staging_bytes = tile_items_for<T>(threads) * sizeof(T);
     const bool vectorized = vector_items<T>() * sizeof(T) == 16 && aligned16(d_in);
-    char *storage = static_cast<char *>(d_temp);
-    u64 *ticket = reinterpret_cast<u64 *>(storage);
-    u64 *total_true = reinterpret_cast<u64 *>(storage + 16);
+    const auto pieces = select_layout<T>(n).carve(d_temp);
+    CallState *state = reinterpret_cast<CallState *>(pieces[0]);
+    u64 *total_true = reinterpret_cast<u64 *>(pieces[1]);
 
     if (Partition) {
+        constexpr int kCountThreads = 256;
         SC_CUDA_CHECK(cudaMemsetAsync(total_true, 0, sizeof(u64), stream));
-        count_kept_kernel<<<blocks_for(n, 256) < 4096 ? blocks_for(n, 256) : 4096, 256, 0, stream>>>(
-            d_in, n, keep, total_true);
-        SC_CHECK_LAUNCH(count_kept_kernel);
+        launch(count_kept_kernel<T, Keep>, name, std::min(blocks_for(n, kCountThreads), 4096u), kCountThreads, 0,
+               stream, d_in, n, keep, total_true);
         SC_CUDA_CHECK(cudaMemcpyAsync(d_count, total_true, sizeof(u64), cudaMemcpyDeviceToDevice, stream));
     }
-    const auto kernel = single_pass_select_kernel<T, Keep, Partition>;
-    if (staging_bytes > 48 * 1024)
-        SC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(staging_bytes)));
-    kernel<<<blocks_for(tiles, 1), threads, staging_bytes, stream>>>(d_in, d_out, n, keep, storage + 32, tiles,
-                                                                     ticket, next_scan_epoch(), vectorized,
-                                                                     total_true, d_count);
-    SC_CHECK_LAUNCH(single_pass_select_kernel);
+    launch(single_pass_select_kernel<T, Keep, Partition>, name, blocks_for(tiles, 1), threads, staging_bytes, stream,
+           d_in, d_out, n, keep, pieces[2], tiles, state, next_call_tag(), vectorized, total_true, d_count);
 }
 
 }  // namespace detail

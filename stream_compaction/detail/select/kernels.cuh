@@ -41,8 +41,8 @@ __global__ void __launch_bounds__(1024) count_kept_kernel(const T *in, std::size
 // falses are dropped and the last tile writes the kept count to *count_out.
 template <class T, class Keep, bool Partition>
 __global__ void __launch_bounds__(1024) single_pass_select_kernel(const T *in, T *out, std::size_t n, Keep keep,
-                                                                  void *status_storage, std::size_t tiles, u64 *ticket,
-                                                                  u64 epoch, bool vectorized, const u64 *total_true,
+                                                                  void *status_storage, std::size_t tiles, CallState *state,
+                                                                  u64 call_tag, bool vectorized, const u64 *total_true,
                                                                   std::size_t *count_out) {
     constexpr int VEC = vector_items<T>();
     constexpr int R = kSinglePassVectorsPerThread;
@@ -52,7 +52,9 @@ __global__ void __launch_bounds__(1024) single_pass_select_kernel(const T *in, T
     T *staging = reinterpret_cast<T *>(staging_raw);  // the tile: kept items first, then the others
     const auto status = TileStatus<u64>::at(status_storage, tiles);
 
-    const unsigned tile = block_acquire_tile(smem, ticket, epoch);
+    const TileAssignment assigned = block_take_tile(smem, state, call_tag, tiles);
+    const unsigned tile = assigned.tile;
+    const u64 epoch = assigned.epoch;
     const std::size_t tile_items = static_cast<std::size_t>(blockDim.x) * VEC * R;
     const std::size_t base = tile * tile_items;
     const std::size_t valid = n - base < tile_items ? n - base : tile_items;

@@ -1,0 +1,60 @@
+#include <stream_compaction/detail/host/launch.h>
+
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace StreamCompaction {
+namespace detail {
+namespace {
+
+struct KernelLimits {
+    int max_threads;            // the kernel's own bound (launch bounds, registers)
+    std::size_t static_shared;  // bytes of __shared__ declarations
+    std::size_t shared_optin;   // the device's largest shared memory per block, opted in
+    std::size_t opted_in;       // dynamic shared memory the kernel may use so far (48 KiB less static at first)
+};
+
+// Kernels are looked up per device: a process may drive GPUs of different kinds.
+std::mutex limits_mutex;
+std::map<std::pair<int, const void *>, KernelLimits> limits_cache;
+
+KernelLimits query_limits(const void *kernel, int device) {
+    cudaFuncAttributes attributes{};
+    SC_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+    int optin = 0;
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return {attributes.maxThreadsPerBlock, attributes.sharedSizeBytes, static_cast<std::size_t>(optin),
+            48 * 1024 - attributes.sharedSizeBytes};
+}
+
+}  // namespace
+
+void prepare_launch(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes) {
+    int device = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&device));
+    std::lock_guard<std::mutex> lock(limits_mutex);
+    auto found = limits_cache.find({device, kernel});
+    if (found == limits_cache.end()) found = limits_cache.emplace(std::make_pair(device, kernel), query_limits(kernel, device)).first;
+    KernelLimits &limits = found->second;
+
+    if (threads <= 0 || threads > limits.max_threads)
+        throw std::invalid_argument(std::string(name) + ": block size " + std::to_string(threads) +
+                                    " is over this kernel's limit of " + std::to_string(limits.max_threads) +
+                                    " threads (its registers per thread); use a smaller block size");
+    const std::size_t shared = limits.static_shared + dynamic_shared_bytes;
+    if (shared > limits.shared_optin)
+        throw std::invalid_argument(std::string(name) + ": " + std::to_string(shared) + " bytes of shared memory per block (" +
+                                    std::to_string(threads) + " threads) are over the device's limit of " +
+                                    std::to_string(limits.shared_optin) + " bytes; use a smaller block size");
+    if (dynamic_shared_bytes > limits.opted_in) {
+        SC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(dynamic_shared_bytes)));
+        limits.opted_in = dynamic_shared_bytes;
+    }
+}
+
+}  // namespace detail
+}  // namespace StreamCompaction

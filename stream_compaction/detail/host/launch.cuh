@@ -1,0 +1,26 @@
+#pragma once
+// The one way every kernel of the device API is launched (checks: launch.h).
+#include <stream_compaction/detail/host/launch.h>
+#include <stream_compaction/support/cuda_check.h>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+
+namespace StreamCompaction {
+namespace detail {
+
+// Launches kernel<<<blocks, threads, dynamic_shared_bytes, stream>>>(args...) after
+// prepare_launch, and checks the launch.
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), const LaunchSite &site, unsigned blocks, int threads,
+            std::size_t dynamic_shared_bytes, cudaStream_t stream, Args &&...args) {
+    prepare_launch(reinterpret_cast<const void *>(kernel), site.name, threads, dynamic_shared_bytes);
+    kernel<<<blocks, threads, dynamic_shared_bytes, stream>>>(std::forward<Args>(args)...);
+    const cudaError_t status = cudaGetLastError();
+    if (status != cudaSuccess) throw_cuda_error(status, site.name, site.file, site.line);
+}
+
+}  // namespace detail
+}  // namespace StreamCompaction

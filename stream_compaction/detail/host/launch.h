@@ -1,0 +1,33 @@
+#pragma once
+// Checks before every kernel launch of the device API (the launch itself: launch.cuh): the block
+// size and the shared memory are checked against the kernel and the device first, so that a configuration the GPU cannot run
+// is refused with std::invalid_argument naming the limit, before anything is enqueued (a failed
+// launch would only say "invalid argument"). Above 48 KiB of shared memory per block, static and
+// dynamic together, the kernel opts in to more.
+#include <stream_compaction/support/cuda_check.h>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace StreamCompaction {
+namespace detail {
+
+// Where a launch is made, for its error messages: the kernel's name, and the file and line of the
+// call (filled in at the call site).
+struct LaunchSite {
+    const char *name;
+    const char *file;
+    int line;
+    LaunchSite(const char *kernel_name, const char *call_file = __builtin_FILE(), int call_line = __builtin_LINE())
+        : name(kernel_name), file(call_file), line(call_line) {}
+};
+
+// Checks `threads` and `dynamic_shared_bytes` against `kernel` on the current device and opts the
+// kernel in to the shared memory it needs. Throws std::invalid_argument (naming `name` and the
+// limit) when it cannot run, cuda_error when CUDA fails. The kernel's attributes are looked up
+// once per kernel and device.
+void prepare_launch(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes);
+
+}  // namespace detail
+}  // namespace StreamCompaction
