@@ -5,13 +5,18 @@
 // with no memset node and no host involvement.
 //
 // Each call gets a tag from the host (a new one per enqueued call, so a replayed graph repeats its
-// tag). The ticket word is (tag & 0xffffffff) << 32 | tiles handed out: a launch that finds another
-// tag there (another call, or storage never used) installs its own with count 0. The block that
-// takes the last tile re-arms the ticket to count 0 and advances `generation`, which every block
-// read before taking its tile; so every launch, replays included, gets a distinct epoch
-// mix(tag, generation), and status words left by any earlier launch read as "not yet published".
+// tag). The ticket word is (tag & 0xffffffff) << 32 | a count of tickets. Every launch takes
+// exactly `tiles` tickets from a count that starts it at a multiple of `tiles`, so ticket c is
+// tile c % tiles, and the launch's epoch is mix(tag, c / tiles). The count only grows: a launch
+// that finds another tag there (another call sharing the storage, or storage never used) installs
+// its own with the count rounded up to a multiple of its `tiles`, never reset. So each launch of a
+// call has a larger c / tiles than the one before, even when other calls ran on the storage in
+// between (two primitives sharing a buffer in one graph), and status words left by any earlier
+// launch read as "not yet published". One atomic per block, as with a host-side epoch: nothing
+// waits on a fence before a block knows its tile. Before the count could run into the tag bits it
+// restarts at 0 (a launch after the wrap has an epoch unlike the last one that wrote the words).
 //
-// Invariant the kernels keep: the grid has exactly `tiles` blocks, each takes one tile.
+// Invariant the kernels keep: the grid has exactly `tiles` blocks, each takes one ticket.
 #include <stream_compaction/detail/warp/warp_scan.cuh>
 
 #include <cstddef>
@@ -23,7 +28,6 @@ using u64 = unsigned long long;
 
 struct alignas(16) CallState {
     u64 ticket;
-    u64 generation;
 };
 
 struct TileAssignment {
@@ -31,7 +35,9 @@ struct TileAssignment {
     u64 epoch;  // 62 bits: a status tag is epoch << 1 | is_prefix, and its top bit stays free
 };
 
-__device__ __forceinline__ u64 ticket_base(u64 call_tag) { return (call_tag & 0xffffffffull) << 32; }
+constexpr u64 kTicketCountMask = 0xffffffffull;
+
+__device__ __forceinline__ u64 ticket_base(u64 call_tag) { return (call_tag & kTicketCountMask) << 32; }
 
 // A 64-bit mix (splitmix64's finalizer): distinct (tag, generation) pairs give epochs that collide
 // with probability about 2^-62.
@@ -42,28 +48,24 @@ __device__ __forceinline__ u64 launch_epoch(u64 call_tag, u64 generation) {
     return (x ^ (x >> 31)) & 0x3fffffffffffffffull;
 }
 
-// Tiles are handed out in the order blocks start, so every tile a block waits on is running.
-__device__ __forceinline__ unsigned take_ticket(u64 *ticket, u64 call_tag) {
-    const u64 fresh = ticket_base(call_tag);
-    u64 seen = *static_cast<volatile u64 *>(ticket);
-    while ((seen & 0xffffffff00000000ull) != fresh) {
-        const u64 previous = atomicCAS(ticket, seen, fresh);
+// Run by one thread of each block. Tickets are handed out in the order blocks start, so every
+// tile a block waits on is running.
+__device__ __forceinline__ TileAssignment take_tile(CallState *state, u64 call_tag, std::size_t tiles) {
+    const u64 base = ticket_base(call_tag);
+    u64 seen = *static_cast<volatile u64 *>(&state->ticket);
+    while ((seen & ~kTicketCountMask) != base) {
+        u64 start = ((seen & kTicketCountMask) + tiles - 1) / tiles * tiles;
+        if (start + tiles > kTicketCountMask) start = 0;
+        const u64 previous = atomicCAS(&state->ticket, seen, base | start);
         if (previous == seen) break;
         seen = previous;
     }
-    return static_cast<unsigned>(atomicAdd(ticket, 1ull) & 0xffffffffull);
-}
-
-// Run by one thread of each block.
-__device__ __forceinline__ TileAssignment take_tile(CallState *state, u64 call_tag, std::size_t tiles) {
-    const u64 generation = *static_cast<volatile u64 *>(&state->generation);
-    __threadfence();  // the read above comes before this block's ticket, hence before any re-arm
-    const unsigned tile = take_ticket(&state->ticket, call_tag);
-    if (tile == tiles - 1) {  // every ticket is out: re-arm for the next launch of this call
-        atomicExch(&state->ticket, ticket_base(call_tag));
-        __threadfence();
-        *static_cast<volatile u64 *>(&state->generation) = generation + 1;
-    }
+    const u64 count = atomicAdd(&state->ticket, 1ull) & kTicketCountMask;
+    const u64 generation = count / tiles;
+    const unsigned tile = static_cast<unsigned>(count - generation * tiles);
+    // Every ticket of this launch is out: wrap the count before a next launch could carry it into
+    // the tag bits.
+    if (tile == tiles - 1 && count + tiles > kTicketCountMask) atomicExch(&state->ticket, base);
     return {tile, launch_epoch(call_tag, generation)};
 }
 
