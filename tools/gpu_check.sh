@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Proves the GPU part on a CUDA machine: configure and build, then
-#   tests: the harness at 2^24 and on a real matrix, the whole test suite, compute-sanitizer memcheck
-#          and racecheck over the GPU tests;
+#   tests: the harness at 2^24 and on a real matrix, the whole test suite;
+#   sanitize: compute-sanitizer memcheck and racecheck over the GPU tests (its own phase: with the
+#          robustness suites it takes longer than one 10-minute device command with the tests);
 #   bench: the benchmark (sc_bench, BENCH_ARGS passed on) and its plots in img/ (img.tar);
 #   compare: a no-regression check: the baseline source in BASE_DIR (default .bench_base, e.g.
 #          `git archive <commit> --prefix=.bench_base/ | tar -x`) and this tree built side by side,
 #          their sc_bench run one after the other (baseline, new, baseline, new; COMPARE_ARGS passed
 #          on), and tools/compare_bench.py on the medians of each build's two runs.
-# Usage: tools/gpu_check.sh LOG_DIR [tests|bench|compare|all]   (default all = tests + bench; e.g.
-# "$OUT" on the device machine)
+# Usage: tools/gpu_check.sh LOG_DIR [tests|sanitize|bench|compare|all]   (default all = tests,
+# sanitize and bench; e.g. "$OUT" on the device machine)
 # The build directory (BUILD_DIR, default build-gpu) is reused, so a second call builds nothing.
 # BENCH_ARGS is passed to sc_bench (e.g. "--only radix --runs 50"); SANITIZE_ONLY is below.
 # The SpMV tests and benchmark read the .mtx files from .data/matrices (copy ../shared/data/matrices there).
@@ -16,7 +17,7 @@
 set -uo pipefail
 logs=${1:?usage: tools/gpu_check.sh LOG_DIR [tests|bench|all]}
 phase=${2:-all}
-case $phase in tests|bench|compare|all) ;; *) echo "unknown phase '$phase': tests, bench, compare or all" >&2; exit 2 ;; esac
+case $phase in tests|sanitize|bench|compare|all) ;; *) echo "unknown phase '$phase': tests, sanitize, bench, compare or all" >&2; exit 2 ;; esac
 mkdir -p "$logs"
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-gpu}
@@ -56,7 +57,7 @@ if [ "$phase" = compare ]; then
     echo; echo "== gpu_check summary =="; printf '%s\n' "${summary[@]}"; tail -1 "$logs/compare.txt"
     exit $status
 fi
-if [ "$phase" != bench ]; then
+if [ "$phase" = tests ] || [ "$phase" = all ]; then
     step "harness 2^24" "$logs/harness.txt" "$build/bin/stream_compaction_harness" --seed 1
     matrix=.data/matrices/bcsstk33.mtx
     if [ -f "$matrix" ]; then
@@ -65,6 +66,8 @@ if [ "$phase" != bench ]; then
     fi
     if grep -q "FAIL\|skipped:" "$logs/harness.txt"; then summary+=("harness printed FAIL or skipped lines"); status=1; fi
     step ctest "$logs/ctest.log" ctest --test-dir "$build" --output-on-failure
+fi
+if [ "$phase" = sanitize ] || [ "$phase" = all ]; then
     # Sanitizers slow kernels 10-100x: the large-size tests stay out (every code path runs at smaller
     # sizes), and so do the tests that make a CUDA call fail on purpose. Racecheck also leaves out
     # the test of cuSPARSE alone: it reports hazards inside cuSPARSE's own kernels, not ours.
@@ -75,7 +78,7 @@ if [ "$phase" != bench ]; then
     step "sanitizer racecheck" "$logs/sanitizer.log" compute-sanitizer --tool racecheck --error-exitcode 1 \
         "$build/bin/gpu_tests" --gtest_filter="$sanitize-GpuLarge*:GpuFailure*:SpmvCusparse*"
 fi
-if [ "$phase" != tests ] && [ -x "$build/bin/sc_bench" ]; then
+if { [ "$phase" = bench ] || [ "$phase" = all ]; } && [ -x "$build/bin/sc_bench" ]; then
     step benchmark "$logs/bench.log" "$build/bin/sc_bench" --csv "$logs/bench.csv" ${BENCH_ARGS:-}
     if [ -f bench/plot/plot.py ]; then
         step plots "$logs/bench.log" python3 bench/plot/plot.py "$logs/bench.csv" --out img &&
@@ -86,9 +89,7 @@ fi
 echo
 echo "== gpu_check summary =="
 printf '%s\n' "${summary[@]}"
-if [ "$phase" != bench ]; then
-    grep -E "^[0-9]+ passed" "$logs/harness.txt" | sed 's/^/harness: /'
-    grep -E "tests passed|tests failed" "$logs/ctest.log" | sed 's/^/ctest: /'
-    grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$logs/sanitizer.log" | sed 's/^/sanitizer: /'
-fi
+[ -f "$logs/harness.txt" ] && grep -E "^[0-9]+ passed" "$logs/harness.txt" | sed 's/^/harness: /'
+[ -f "$logs/ctest.log" ] && grep -E "tests passed|tests failed" "$logs/ctest.log" | sed 's/^/ctest: /'
+[ -f "$logs/sanitizer.log" ] && grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$logs/sanitizer.log" | sed 's/^/sanitizer: /'
 exit $status
