@@ -119,10 +119,9 @@ void offsets_to_flags(const Offset *d_offsets, std::size_t segments, Flag *d_fla
     if (n == 0) return;
     SC_CUDA_CHECK(cudaMemsetAsync(d_flags, 0, n * sizeof(Flag), stream));
     if (segments == 0) return;
-    const int threads = 256;
-    detail::flags_from_offsets_kernel<<<blocks_for(segments, threads), threads, 0, stream>>>(d_offsets, segments,
-                                                                                             d_flags, n);
-    SC_CHECK_LAUNCH(flags_from_offsets_kernel);
+    constexpr int kThreads = 256;
+    detail::launch(detail::flags_from_offsets_kernel<Offset, Flag>, "flags_from_offsets_kernel",
+                   blocks_for(segments, kThreads), kThreads, 0, stream, d_offsets, segments, d_flags, n);
 }
 
 inline std::size_t flags_to_offsets_temp_bytes(std::size_t n) { return scan_temp_bytes<std::size_t>(n); }

@@ -5,8 +5,6 @@
 #include <stream_compaction/detail/warp/warp_scan.cuh>
 
 #include <cstddef>
-#include <cstdint>
-#include <string>
 
 namespace StreamCompaction {
 namespace detail {

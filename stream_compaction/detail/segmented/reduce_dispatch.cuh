@@ -10,8 +10,6 @@
 #include <stream_compaction/tuning/block_sizes.h>
 
 #include <cstddef>
-#include <cstdint>
-#include <string>
 
 namespace StreamCompaction {
 namespace detail {

@@ -6,8 +6,6 @@
 #include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>
-#include <cstdint>
-#include <string>
 
 namespace StreamCompaction {
 namespace detail {
