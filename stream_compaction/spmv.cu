@@ -184,8 +184,10 @@ Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix, SpmvAlgorithm algorith
         plan_corners_ = DeviceBuffer<long long>(detail::merge_path_plan_entries(matrix.nnz(), matrix.rows()));
         if (matrix.rows() > 0)
             plan_threads_ = detail::make_merge_path_plan<V>(matrix.row_offsets(), matrix.rows(), matrix.nnz(),
-                                                            plan_corners_.get(), 0)
+                                                            plan_corners_.get(), cudaStreamLegacy)
                                 .threads;
+        // The plan is done before the object is used, on whatever stream.
+        SC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
         break;
     case SpmvAlgorithm::CusparseCsrAlg1:
     case SpmvAlgorithm::CusparseCsrAlg2: {

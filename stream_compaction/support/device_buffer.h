@@ -15,11 +15,15 @@ public:
     explicit DeviceBuffer(std::size_t count) : count_(count) {
         if (count > 0) SC_CUDA_CHECK(cudaMalloc(&data_, count * sizeof(T)));
     }
-    // Allocates `count` elements and copies them from host memory.
+    // Allocates `count` elements and copies them from host memory. Done when it returns, so the
+    // buffer is ready for work on any stream (a pageable cudaMemcpy may return before its DMA ends,
+    // and a non-blocking stream does not wait for the legacy stream it ran on).
     static DeviceBuffer from_host(const T *host, std::size_t count) {
         DeviceBuffer buffer(count);
-        if (count > 0)
+        if (count > 0) {
             SC_CUDA_CHECK(cudaMemcpy(buffer.data_, host, count * sizeof(T), cudaMemcpyHostToDevice));
+            SC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+        }
         return buffer;
     }
     void copy_to_host(T *host, std::size_t count) const {
@@ -27,9 +31,11 @@ public:
         if (count > 0)
             SC_CUDA_CHECK(cudaMemcpy(host, data_, count * sizeof(T), cudaMemcpyDeviceToHost));
     }
-    // Fills every byte with `byte`: tests poison outputs this way before a run.
+    // Fills every byte with `byte` (tests poison outputs this way before a run); done when it returns.
     void fill_bytes(int byte) {
-        if (count_ > 0) SC_CUDA_CHECK(cudaMemset(data_, byte, count_ * sizeof(T)));
+        if (count_ == 0) return;
+        SC_CUDA_CHECK(cudaMemset(data_, byte, count_ * sizeof(T)));
+        SC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
     }
 
     DeviceBuffer(DeviceBuffer &&other) noexcept

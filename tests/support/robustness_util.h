@@ -73,7 +73,10 @@ public:
         const std::size_t bytes = std::max<std::size_t>(count * sizeof(T), 1);
         SC_CUDA_CHECK(cudaMalloc(&p, bytes));
         cleanups_.push_back([p] { cudaFree(p); });
+        // cudaMemset may return before it is done, and the tests' streams do not wait for the
+        // legacy stream it runs on: without the wait the poison could land after a test's upload.
         SC_CUDA_CHECK(cudaMemset(p, kPoisonByte, bytes));
+        SC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
         return static_cast<T *>(p);
     }
 
