@@ -2,7 +2,7 @@
 # CI (no GPU needed): the library as other projects consume it.
 #   1. configure, build and install the library alone (SC_BUILD_TESTS/BENCH/HARNESS=OFF) into a
 #      temporary prefix, and check what the install holds;
-#   2. tests/consumers/find_package: find_package(StreamCompaction 0.8 CONFIG) against that prefix;
+#   2. tests/consumers/find_package: find_package(StreamCompaction 0.9 CONFIG) against that prefix;
 #   3. tests/consumers/add_subdirectory: the repository pulled in with add_subdirectory, which must
 #      build the library targets and none of the repository's tests, benchmark or harness;
 #   4. run every consumer program: exit 0 (passed) or 77 (no CUDA device: skipped) is success.
@@ -53,20 +53,20 @@ cmake -S tests/consumers/find_package -B "$work/find_package" "${generator[@]}" 
   -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CUDA_ARCHITECTURES="$arch"
 cmake --build "$work/find_package" -j "$jobs"
 
-# Versions: 0.8 and 0.8.0 are accepted; 0.7, 0.9 and 1.0 are refused (0.x: same minor only).
+# Versions: 0.9 and 0.9.0 are accepted; 0.8, 0.10 and 1.0 are refused (0.x: same minor only).
 mkdir -p "$work/version_check"
 cat > "$work/version_check/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.24)
 project(StreamCompactionVersionCheck LANGUAGES CXX)
-foreach(version IN ITEMS 0.7 0.9 1.0)
+foreach(version IN ITEMS 0.8 0.10 1.0)
   find_package(StreamCompaction ${version} CONFIG QUIET)
-  if(StreamCompaction_FOUND OR NOT "0.8.0" IN_LIST StreamCompaction_CONSIDERED_VERSIONS)
+  if(StreamCompaction_FOUND OR NOT "0.9.0" IN_LIST StreamCompaction_CONSIDERED_VERSIONS)
     message(FATAL_ERROR "find_package(StreamCompaction ${version}): found ${StreamCompaction_FOUND}, "
                         "considered '${StreamCompaction_CONSIDERED_VERSIONS}'")
   endif()
 endforeach()
-find_package(StreamCompaction 0.8.0 EXACT CONFIG REQUIRED COMPONENTS core io sparse stream_compaction)
-message(STATUS "version check: 0.8.0 found; 0.7, 0.9, 1.0 refused")
+find_package(StreamCompaction 0.9.0 EXACT CONFIG REQUIRED COMPONENTS core io sparse stream_compaction)
+message(STATUS "version check: 0.9.0 found; 0.8, 0.10, 1.0 refused")
 CMAKE
 cmake -S "$work/version_check" -B "$work/version_check/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
   | grep 'version check' || fail "package version check"

@@ -1,6 +1,9 @@
 #pragma once
 // What sc_bench measures: every implementation and the anchors (CUB, Thrust, cudaMemcpyAsync) on
-// the same inputs, one Measurement per implementation, operation, size and selectivity.
+// the same inputs, one Measurement (report.h) per implementation, operation, size and selectivity.
+// Options (options.h) is the command line.
+#include "options.h"
+#include "report.h"
 #include "timing.h"
 
 #include <stream_compaction/support/device_buffer.h>
@@ -13,37 +16,11 @@
 
 namespace bench {
 
-struct Options {
-    int runs = 25;        // timed runs per median
-    int max_log2 = 28;    // largest size 2^max_log2
-    bool all = false;     // also the naive scan above 2^26
-    bool sweep = true;    // block-size sweep after the size loop
-    std::string csv;      // CSV path; empty: none
-    std::vector<std::string> parts = {"scan", "radix", "segmented", "spmv"};  // what to run (--only)
-    std::string matrix_dir;  // SpMV's .mtx files (--matrix-dir); empty: the default places
-};
-
 bool runs_part(const Options &options, const std::string &part);
 
-struct Size {
-    std::size_t n;
-    std::string label;  // "2^20" or "2^20-3"
-};
-
-// One implementation timed at one point; the report derives GB/s, items/s, GFLOP/s, % of copy and
-// the ratio to the fastest anchor (CUB, or the best cuSPARSE algorithm) of the same point.
-struct Measurement {
-    std::string operation;  // copy, scan, compact, partition, sweep_scan, sort_keys, sort_pairs, ...
-    std::string implementation;
-    Size size;              // n: elements, keys or nonzeros
-    std::string param;      // what else defines the point: "5" (% kept), "uniform", "bcsstk13.mtx"; "" none
-    double median_ms;
-    double bytes;           // what a perfect implementation reads and writes
-    int block_size = 0;     // threads per block; 0 for the library anchors and the copy
-    bool ok = true;         // same result as the anchor
-    bool anchor = false;    // a reference: the others' ratio is to the fastest anchor of the point
-    double flops = 0;       // floating-point operations (SpMV: 2 nnz); 0 where none are counted
-};
+// The scan part's sizes: the even powers of two from 2^10, 2^max_log2 itself, and the sizes not a
+// power of two 2^20-3 and 2^28-3.
+std::vector<Size> scan_sizes(int max_log2);
 
 using Sink = std::function<void(const Measurement &)>;
 
@@ -101,6 +78,7 @@ private:
 
 // The other parts, each in its own file, each allocating its own data and sending every
 // measurement to the sink. Anchors are measured before the implementations compared with them.
+void run_scan_types(const Options &options, const Sink &sink); // scan_types.cu: int64, float, double
 void run_radix(const Options &options, const Sink &sink);      // radix_cases.cu
 void run_segmented(const Options &options, const Sink &sink);  // segmented_cases.cu
 void run_spmv(const Options &options, const Sink &sink);       // spmv_cases.cu

@@ -1,5 +1,5 @@
 # cmake --install: headers under include/stream_compaction, the library targets, and a package
-# config, so that find_package(StreamCompaction 0.8 CONFIG) gives StreamCompaction::core, ::io,
+# config, so that find_package(StreamCompaction 0.9 CONFIG) gives StreamCompaction::core, ::io,
 # ::sparse and ::stream_compaction (tests/consumers/ builds against it: .ci/consumers.sh).
 #
 # A parent project that pulls this one in with add_subdirectory gets no install rules unless it
@@ -36,7 +36,7 @@ set(SC_PACKAGE_NVTX ${SC_NVTX})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/StreamCompactionConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/StreamCompactionConfig.cmake
                               INSTALL_DESTINATION ${sc_config_dir})
-# 0.x: a minor release may change the API, so 0.8 accepts 0.8.y only (find_package(... 0.8)).
+# 0.x: a minor release may change the API, so 0.9 accepts 0.9.y only (find_package(... 0.9)).
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/StreamCompactionConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION}
                                  COMPATIBILITY SameMinorVersion)

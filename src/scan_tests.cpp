@@ -141,21 +141,36 @@ void partitionTests(Harness &h, std::mt19937 &rng) {
     genArray(SIZE, a.data(), 50, rng);
     printArray(SIZE, a.data(), true);
     const int pivot = 25;
-    std::printf("    stable partition around %d: the elements < %d in order, then the rest in order\n", pivot, pivot);
+    const auto small = [&](int v) { return v < pivot; };
+    std::printf("    around %d: the elements < %d in order, then the rest in order (stable) or reversed (partition)\n",
+                pivot, pivot);
+    struct GpuPartition {
+        const char *name;
+        bool stable;  // the rest in order; otherwise in reverse order (CUB's DevicePartition::If)
+        int (*partition)(int, int *, const int *, int);
+    };
+    const GpuPartition partitions[] = {
+        {"single-pass stable partition", true, SC::SinglePass::stablePartition},
+        {"single-pass partition", false, SC::SinglePass::partition},
+    };
     for (const bool pot : {true, false}) {
         const long long n = pot ? SIZE : NPOT;
-        std::vector<int> expected(a.begin(), a.begin() + n);
-        const long long small = std::stable_partition(expected.begin(), expected.end(),
-                                                      [&](int v) { return v < pivot; }) - expected.begin();
-        const std::string desc = std::string("single-pass partition, ") + (pot ? "power-of-two" : "non-power-of-two");
-        h.gpuTest("single-pass", desc.c_str(), [&] {
-            SC::SinglePass::partition(static_cast<int>(n), out.data(), a.data(), pivot);  // untimed: loads the kernels
-            poisonArray(n, out.data());
-            const int count = SC::SinglePass::partition(static_cast<int>(n), out.data(), a.data(), pivot);
-            printElapsedTime(SC::SinglePass::timer().getGpuElapsedTimeForPreviousOperation(), "(CUDA Measured)");
-            printArray(n, out.data(), true);
-            if (count != small) return printCmpLenResult(count, small, expected.data(), out.data());
-            return printCmpResult(n, expected.data(), out.data());
-        });
+        std::vector<int> stable(a.begin(), a.begin() + n);
+        const long long trues = std::stable_partition(stable.begin(), stable.end(), small) - stable.begin();
+        std::vector<int> reversed = stable;
+        std::reverse(reversed.begin() + trues, reversed.end());  // the i-th false at n - 1 - i
+        for (const GpuPartition &p : partitions) {
+            const std::vector<int> &expected = p.stable ? stable : reversed;
+            const std::string desc = std::string(p.name) + ", " + (pot ? "power-of-two" : "non-power-of-two");
+            h.gpuTest("single-pass", desc.c_str(), [&] {
+                p.partition(static_cast<int>(n), out.data(), a.data(), pivot);  // untimed: loads the kernels
+                poisonArray(n, out.data());
+                const int count = p.partition(static_cast<int>(n), out.data(), a.data(), pivot);
+                printElapsedTime(SC::SinglePass::timer().getGpuElapsedTimeForPreviousOperation(), "(CUDA Measured)");
+                printArray(n, out.data(), true);
+                if (count != trues) return printCmpLenResult(count, trues, expected.data(), out.data());
+                return printCmpResult(n, expected.data(), out.data());
+            });
+        }
     }
 }

@@ -27,8 +27,9 @@ void sort(int n, int *odata, const int *idata) {
     out.copy_to_host(odata, n);
 }
 
-// The partition predicate of one bit: true for the keys that go first. Below the sign bit a 0 bit
-// goes first; at the sign bit a 1 (negative) does, which turns unsigned order into signed order.
+// The stable_partition predicate of one bit: true for the keys that go first. Below the sign bit a
+// 0 bit goes first; at the sign bit a 1 (negative) does, which turns unsigned order into signed
+// order.
 struct GoesFirstOnBit {
     int bit;
     __host__ __device__ bool operator()(int key) const {
@@ -37,7 +38,7 @@ struct GoesFirstOnBit {
 };
 
 // The classic sort's storage: the count of each partition's trues (which the sort does not need,
-// but partition writes), then the partition's own storage.
+// but stable_partition writes), then the partition's own storage.
 static detail::TempLayout<2> classic_sort_layout(std::size_t n) {
     return detail::temp_layout(sizeof(std::size_t), select_temp_bytes<int>(n));
 }
@@ -64,7 +65,8 @@ void classic_sort_keys(const int *d_in, int *d_out, int *d_alternate, std::size_
     const int *from = d_in;
     for (int bit = 0; bit < kBits; ++bit) {
         int *to = bit % 2 == 0 ? d_alternate : d_out;
-        partition(from, to, true_count, n, GoesFirstOnBit{bit}, partition_temp, partition_bytes, stream);
+        // Stable: LSD radix sort needs each pass to keep the order of the passes before it.
+        stable_partition(from, to, true_count, n, GoesFirstOnBit{bit}, partition_temp, partition_bytes, stream);
         from = to;
     }
 }

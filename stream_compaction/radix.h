@@ -1,6 +1,6 @@
 #pragma once
 // Radix sort in the course interface (host pointers, timer): the classic sort of one bit per pass
-// on the single-pass stable partition, and the 8-bit Onesweep sort. The device API of the classic
+// on the single-pass stable_partition, and the 8-bit Onesweep sort. The device API of the classic
 // sort is below; Onesweep's, with every key and value type, is radix_sort.cuh.
 #include <stream_compaction/common.h>
 
@@ -14,8 +14,10 @@ StreamCompaction::Common::PerformanceTimer &timer();
 // Ascending, stable sort of n ints: four passes of 8-bit digits (Onesweep).
 void sort(int n, int *odata, const int *idata);
 
-// The same order by 32 stable partitions, one per bit from the lowest: the keys whose bit is 0
-// first, except for the sign bit, where the negatives (bit 1) go first.
+// The same order by 32 stable partitions (stable_partition, device/select.cuh), one per bit from
+// the lowest: the keys whose bit is 0 first, except for the sign bit, where the negatives (bit 1)
+// go first. Each pass must keep the order the earlier passes made: partition, which reverses the
+// falses, would not sort.
 void sortClassic(int n, int *odata, const int *idata);
 
 // Device API of the classic sort (device pointers, caller's temporary storage, `stream`,

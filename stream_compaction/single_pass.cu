@@ -49,15 +49,36 @@ int compact(int n, int *odata, const int *idata) {
         [](std::size_t selected) { return selected; });
 }
 
-int partition(int n, int *odata, const int *idata, int pivot) {
-    Common::checkHostArgs("SinglePass::partition", n, odata, idata);
-    if (n == 0) return 0;
+// Runs a partition (all n elements written) and returns its count of trues.
+template <class Partition>
+static int runPartition(int n, int *odata, const int *idata, Partition partition) {
     return runSelection(
         n, odata, idata,
         [&](const int *d_in, int *d_out, std::size_t *d_count, void *d_temp, std::size_t bytes) {
-            StreamCompaction::partition(d_in, d_out, d_count, n, LessThan<int>{pivot}, d_temp, bytes);
+            partition(d_in, d_out, d_count, static_cast<std::size_t>(n), d_temp, bytes);
         },
         [n](std::size_t) { return static_cast<std::size_t>(n); });
+}
+
+int stablePartition(int n, int *odata, const int *idata, int pivot) {
+    Common::checkHostArgs("SinglePass::stablePartition", n, odata, idata);
+    if (n == 0) return 0;
+    return runPartition(n, odata, idata,
+                        [pivot](const int *d_in, int *d_out, std::size_t *d_count, std::size_t size, void *d_temp,
+                                std::size_t bytes) {
+                            stable_partition(d_in, d_out, d_count, size, LessThan<int>{pivot}, d_temp, bytes);
+                        });
+}
+
+int partition(int n, int *odata, const int *idata, int pivot) {
+    Common::checkHostArgs("SinglePass::partition", n, odata, idata);
+    if (n == 0) return 0;
+    return runPartition(n, odata, idata,
+                        [pivot](const int *d_in, int *d_out, std::size_t *d_count, std::size_t size, void *d_temp,
+                                std::size_t bytes) {
+                            StreamCompaction::partition(d_in, d_out, d_count, size, LessThan<int>{pivot}, d_temp,
+                                                        bytes);
+                        });
 }
 
 }  // namespace SinglePass

@@ -1,17 +1,25 @@
 #!/usr/bin/env python3
 """Compares two sc_bench CSVs of the same GPU call (a baseline build and a new one, run one after
 the other): for every row both have, new median / base median, and whether it is within the
-tolerance. Anchor rows (CUB, Thrust, cuSPARSE, copy) are listed apart: they ran the same code
-twice, so their spread is the noise floor of the comparison.
+tolerance. Anchor rows (the libraries: CUB, another CCCL's cub_<version>, Thrust, cuSPARSE; and the
+copy) are listed apart: they ran the same code twice, so their spread is the noise floor of the
+comparison. A row is a library's by its anchor column or its name (bench/plot/anchors.py), so a
+baseline built before Thrust rows were marked as anchors is classified alike.
 
 usage: tools/compare_bench.py BASE.csv NEW.csv [--tolerance 0.03] [--only scan,compact,...]
        tools/compare_bench.py --merge RUN1.csv RUN2.csv ... > MERGED.csv
 Exit code 0 when every non-anchor row is within the tolerance, 1 otherwise. --merge writes one CSV
 whose median_ms is the mean of the runs' medians (runs of one build, interleaved with the other's,
-so that drift of the GPU's clocks over the call affects both builds alike)."""
+so that drift of the GPU's clocks over the call affects both builds alike), and whose
+ratio_to_anchor and fastest_library are recomputed on those means (the fastest library of each
+point, as bench/plot/anchors.py defines it)."""
 import argparse
 import csv
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'bench', 'plot'))
+import anchors  # noqa: E402  (which rows are libraries, and the ratio to the fastest of them)
 
 
 def read(path):
@@ -30,11 +38,22 @@ def merge(paths):
         lines = f.readlines()
     sys.stdout.writelines(line for line in lines if line.startswith('#'))
     header = next(line for line in lines if not line.startswith('#')).strip().split(',')
-    writer = csv.DictWriter(sys.stdout, fieldnames=header, lineterminator='\n')
-    writer.writeheader()
+    if 'fastest_library' not in header:
+        header.append('fastest_library')
+    merged = []
     for key, row in runs[0].items():
         medians = [float(r[key]['median_ms']) for r in runs if key in r]
-        writer.writerow(dict(row, median_ms=f'{sum(medians) / len(medians):.6f}'))
+        merged.append(dict(row, median_ms=f'{sum(medians) / len(medians):.6f}'))
+    typed = anchors.annotate([dict(operation=r['operation'], implementation=r['implementation'], n=int(r['n']),
+                                   param=r['param'], ms=float(r['median_ms']), anchor=r.get('anchor') == '1')
+                              for r in merged])
+    writer = csv.DictWriter(sys.stdout, fieldnames=header, lineterminator='\n', extrasaction='ignore')
+    writer.writeheader()
+    for row, t in zip(merged, typed):
+        row['ratio_to_anchor'] = '' if t['ratio'] is None else f"{t['ratio']:.4f}"
+        row['fastest_library'] = t['fastest'] or ''
+        row['anchor'] = '1' if anchors.is_library(t['implementation'], t['anchor']) else '0'
+        writer.writerow(row)
     return 0
 
 
@@ -49,14 +68,15 @@ def main():
     args = parser.parse_args()
     base, new = read(args.base), read(args.new)
     only = set(filter(None, args.only.split(',')))
-    ours, anchors = [], []
+    ours, libraries = [], []
     for key in sorted(set(base) & set(new), key=lambda k: (k[0], k[1], int(k[2]), k[3], k[4])):
         if only and key[0] not in only:
             continue
         b, n = float(base[key]['median_ms']), float(new[key]['median_ms'])
         if b <= 0:
             continue
-        (anchors if base[key]['anchor'] == '1' or key[0] == 'copy' else ours).append((key, b, n, n / b))
+        library = anchors.is_library(key[1], base[key]['anchor'] == '1' or new[key]['anchor'] == '1')
+        (libraries if library or key[0] == 'copy' else ours).append((key, b, n, n / b))
 
     def table(title, entries):
         print(f'== {title} ==')
@@ -66,9 +86,9 @@ def main():
             print(f'{op:<18}{impl:<16}{size:>11} {param[:21]:<22}{b:>10.4f}{n:>10.4f}{r:>9.3f}{flag}')
 
     table('ours (new build vs baseline build)', ours)
-    table('anchors (same library code both times: the noise floor)', anchors)
+    table('anchors (same library code both times: the noise floor)', libraries)
     outside = [e for e in ours if abs(e[3] - 1) > args.tolerance]
-    noise = max((abs(e[3] - 1) for e in anchors), default=0.0)
+    noise = max((abs(e[3] - 1) for e in libraries), default=0.0)
     print(f'\n{len(ours)} rows of ours compared, {len(outside)} outside +-{args.tolerance:.0%}; '
           f'largest anchor drift {noise:.1%}')
     return 1 if outside else 0

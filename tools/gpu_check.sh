@@ -3,7 +3,11 @@
 #   tests: the harness at 2^24 and on a real matrix, the whole test suite;
 #   sanitize: compute-sanitizer memcheck and racecheck over the GPU tests (its own phase: with the
 #          robustness suites it takes longer than one 10-minute device command with the tests);
-#   bench: the benchmark (sc_bench, BENCH_ARGS passed on) and its plots in img/ (img.tar);
+#   bench: the benchmark (sc_bench, BENCH_ARGS passed on) and its plots in img/ (img.tar); when a
+#          cuda-cccl wheel (or its unpacked headers) is in .cccl/ (or CCCL_NEXT names one), also the
+#          second CUB anchor sc_bench_cccl_next (that CCCL's CUB, built against it alone: -DSC_CCCL_NEXT),
+#          run right after sc_bench with the same BENCH_ARGS, its rows merged into bench.csv by
+#          bench/plot/anchors.py (which also sets every ratio to the fastest library of its point);
 #   compare: a no-regression check: the baseline source in BASE_DIR (default .bench_base, e.g.
 #          `git archive <commit> --prefix=.bench_base/ | tar -x`) and this tree built side by side,
 #          their sc_bench run one after the other (baseline, new, baseline, new; COMPARE_ARGS passed
@@ -49,7 +53,19 @@ sharded() {  # sharded LOG_DIR SANITIZER_ARGS...: compute-sanitizer over SANITIZ
 }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv >"$logs/build.log" 2>&1
-step configure "$logs/build.log" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release &&
+# The second CCCL of the bench phase: its include directory (tools/cccl_next.sh unpacks a wheel's
+# headers beside it), or nothing; SC_CCCL_NEXT is cleared then, so that no stale path is used.
+declare -a cccl_flag=()
+cccl_next=""
+if [ "$phase" = bench ] || [ "$phase" = all ]; then
+    if [ -n "${CCCL_NEXT:-}" ] || [ -d .cccl ]; then
+        cccl_next=$(tools/cccl_next.sh "${CCCL_NEXT:-.cccl}" 2>>"$logs/build.log") || cccl_next=""
+    fi
+    cccl_flag=("-DSC_CCCL_NEXT=$cccl_next")
+    echo "CCCL next: ${cccl_next:-none (no wheel in .cccl/)}" >>"$logs/build.log"
+fi
+step configure "$logs/build.log" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    ${cccl_flag[@]+"${cccl_flag[@]}"} &&
 step build "$logs/build.log" cmake --build "$build" --parallel || { printf '%s\n' "${summary[@]}"; exit 1; }
 
 if [ "$phase" = compare ]; then
@@ -86,7 +102,7 @@ if [ "$phase" = sanitize ] || [ "$phase" = all ]; then
     # being 25-50x slower than memcheck, the sweeps that repeat kernels other tests already run
     # at every block size and element size (GpuShapes, GpuAlignment, GpuGraph) over more sizes,
     # types and predicates, and the concurrency tests, which keep the same kernels running for
-    # seconds to overlap them: together 45 s under memcheck, about 30 minutes under racecheck.
+    # seconds to overlap them: together about 45 s under memcheck, about 30 minutes under racecheck.
     # SANITIZE_ONLY (a gtest filter, default all) narrows both to the tests of a change.
     # SANITIZE_SHARDS (default 8) processes share the GPU, each running every Nth test (GoogleTest
     # sharding): on an H100, 6 shards got through 3.3 times the work of one in the same time.
@@ -95,13 +111,30 @@ if [ "$phase" = sanitize ] || [ "$phase" = all ]; then
     racecheck_sweeps+=:SinglePass.NonCommutativeOperatorsOfEverySize:SinglePass.EveryArithmeticTypeAndOperator
     racecheck_sweeps+=:GpuScan.EveryImplementationMatchesCpuOnEdgeSizes:GpuCompact.MatchesCpuOnEdgeSizesAndPredicates
     racecheck_sweeps+=:GpuConcurrency.OneSpmv*:GpuConcurrency.*WithSeparateStorage
+    racecheck_sweeps+=:SinglePass.PartitionPutsTheFalsesInReverseOrder:SinglePass.PartitionsOfEveryElementSize
     step "sanitizer memcheck" "$logs/sanitizer.log" sharded "$logs" --tool memcheck --error-exitcode 1 \
         "$build/bin/gpu_tests" --gtest_filter="$sanitize-GpuLarge*:GpuFailure*"
     step "sanitizer racecheck" "$logs/sanitizer.log" sharded "$logs" --tool racecheck --error-exitcode 1 \
         "$build/bin/gpu_tests" --gtest_filter="$sanitize-GpuLarge*:GpuFailure*:SpmvCusparse*:$racecheck_sweeps"
 fi
 if { [ "$phase" = bench ] || [ "$phase" = all ]; } && [ -x "$build/bin/sc_bench" ]; then
+    # The anchor's CSV stays out of LOG_DIR (at most 8 files): its rows end up in bench.csv.
+    next_csv="$build/cccl_next.csv"
+    rm -f "$next_csv"
+    next_built=0
+    if [ -n "$cccl_next" ]; then
+        step "build sc_bench_cccl_next" "$logs/build.log" cmake --build "$build" --parallel --target sc_bench_cccl_next &&
+            next_built=1
+    fi
     step benchmark "$logs/bench.log" "$build/bin/sc_bench" --csv "$logs/bench.csv" ${BENCH_ARGS:-}
+    if [ $next_built = 1 ]; then
+        step "benchmark CCCL next" "$logs/bench.log" "$build/bin/sc_bench_cccl_next" --csv "$next_csv" ${BENCH_ARGS:-}
+    fi
+    declare -a extra=()
+    [ -s "$next_csv" ] && extra=("$next_csv")
+    if [ -f "$logs/bench.csv" ]; then
+        step "merge anchors" "$logs/bench.log" python3 bench/plot/anchors.py "$logs/bench.csv" ${extra[@]+"${extra[@]}"}
+    fi
     if [ -f bench/plot/plot.py ]; then
         step plots "$logs/bench.log" python3 bench/plot/plot.py "$logs/bench.csv" --out img &&
             tar -cf "$logs/img.tar" img/*.png

@@ -104,8 +104,9 @@ Size power_of_two(int log2, int minus = 0) {
             "2^" + std::to_string(log2) + (minus ? "-" + std::to_string(minus) : std::string())};
 }
 
-// The even powers of two from 2^10, 2^max_log2 itself, and the NPOT sizes 2^20-3 and 2^28-3.
-std::vector<Size> make_sizes(int max_log2) {
+}  // namespace
+
+std::vector<Size> scan_sizes(int max_log2) {
     std::vector<Size> sizes;
     for (int log2 = 10; log2 <= max_log2; ++log2) {
         if (log2 == 20 || log2 == 28) sizes.push_back(power_of_two(log2, 3));
@@ -114,8 +115,6 @@ std::vector<Size> make_sizes(int max_log2) {
     return sizes;
 }
 
-}  // namespace
-
 bool runs_part(const Options &options, const std::string &part) {
     return std::find(options.parts.begin(), options.parts.end(), part) != options.parts.end();
 }
@@ -123,7 +122,7 @@ bool runs_part(const Options &options, const std::string &part) {
 Benchmark::Benchmark(const Options &options, Sink sink)
     : options_(options),
       sink_(std::move(sink)),
-      sizes_(make_sizes(options.max_log2)),
+      sizes_(scan_sizes(options.max_log2)),
       pool_elems_(std::max(kPoolMinElems, copy_stride(sizes_.back().n))),
       in_(pool_elems_),
       nonzero_(pool_elems_),
@@ -220,7 +219,9 @@ std::vector<Benchmark::Impl> Benchmark::partition_impls(std::size_t n, int perce
     const Below pred{percent_true};
     const auto count64 = [this] { return static_cast<long long>(read_back(count64_.get())); };
     std::vector<Impl> impls;
-    // CUB's partition writes the falses in reverse order: not stable, but the same traffic.
+    // CUB's partition writes the falses from the back, in reverse order: the contract of ours
+    // named single_pass (partition). single_pass_stable (stable_partition) keeps the falses in
+    // order, which costs it a count pass first.
     impls.push_back({"cub", nullptr,
                      [this, n, pred](std::size_t at) {
                          std::size_t bytes = temp_.bytes();
@@ -233,6 +234,12 @@ std::vector<Benchmark::Impl> Benchmark::partition_impls(std::size_t n, int perce
                      [this, n, pred](std::size_t at) {
                          StreamCompaction::partition(in_.get() + at, out_.get() + at, count64_.get(), n, pred,
                                                      temp_.get(), temp_.bytes(), stream_.get());
+                     },
+                     count64});
+    impls.push_back({"single_pass_stable", &BlockSizes::single_pass,
+                     [this, n, pred](std::size_t at) {
+                         StreamCompaction::stable_partition(in_.get() + at, out_.get() + at, count64_.get(), n, pred,
+                                                            temp_.get(), temp_.bytes(), stream_.get());
                      },
                      count64});
     return impls;

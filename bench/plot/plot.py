@@ -1,30 +1,46 @@
 #!/usr/bin/env python3
 """Turns sc_bench's CSV into PNGs and a Markdown table.
 
-    python3 bench/plot.py bench.csv --out img
+    python3 bench/plot/plot.py bench.csv --out img
 
 writes img/scan_time.png, img/scan_bandwidth.png, img/block_size_sweep.png and img/compaction.png,
 and the radix, segmented-scan and SpMV figures of radix_sort.py, segmented.py, spmv.py,
 and prints Markdown tables of the results, for the README. Parts missing from the CSV are skipped.
+Every ratio is to the fastest library at the same point in the CSV (anchors.py), whichever that is:
+cub, thrust, another CCCL's cub_<version> merged in from sc_bench_cccl_next, or cuSPARSE.
+Needs matplotlib, imported only once the command line is read (--help works without it).
 """
 import argparse
 import csv
+import math
 import os
 import sys
 
-import matplotlib
+import anchors  # no matplotlib: the libraries and the ratios to the fastest of them
 
-matplotlib.use("Agg")  # files only: the GPU machine has no display
-import matplotlib.pyplot as plt  # noqa: E402
+plt = None  # matplotlib.pyplot, imported by main() after the command line is parsed
 
-import radix_sort  # noqa: E402  (each family's figures and table in its own module)
-import segmented  # noqa: E402
-import spmv  # noqa: E402
-
-# Anchors first; each implementation keeps its colour in every figure.
+# Libraries first; each implementation keeps its colour in every figure (matplotlib's tab10).
+TAB10 = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
 ORDER = ["cub", "thrust", "naive", "efficient", "shared", "single_pass"]
-COLORS = dict(zip(ORDER, plt.get_cmap("tab10").colors))
+COLORS = dict(zip(ORDER, TAB10), single_pass_stable="#c49c94")  # single_pass's brown, lighter
+NEXT_CUB_COLOR = "#0b2e59"  # another CCCL's CUB (cub_3.6, ...): a darker shade of CUB's blue
 COPY_STYLE = dict(color="black", linestyle="--", linewidth=1.2)
+# The scan operations of other element types (sc_bench's and sc_bench_cccl_next's rows): in the table only.
+TYPED_SCANS = ["scan_int64", "scan_float", "scan_double"]
+
+
+def color(impl):
+    if impl in COLORS:
+        return COLORS[impl]
+    return NEXT_CUB_COLOR if impl.startswith("cub_") else None
+
+
+def order_key(impl):
+    """Libraries first (cub, another CCCL's cub_*, thrust), then ORDER, then by name."""
+    if impl.startswith("cub_"):
+        return (0, 1, impl)
+    return (ORDER.index(impl), 0, impl) if impl in ORDER else (len(ORDER), 0, impl)
 
 
 def read(path):
@@ -48,7 +64,8 @@ def read(path):
             ms=float(r["median_ms"]), gbps=float(r["gbps"]), items_per_s=float(r["items_per_s"]),
             gflops=optional(r["gflops"]), ratio=optional(r["ratio_to_anchor"]), pct=optional(r["pct_of_copy"]),
             block=int(r["block_size"]), anchor=r["anchor"] == "1", ok=r["ok"] == "1"))
-    return gpu, rows
+    # The CSV's ratios may predate the last anchors of their point (or another program's rows).
+    return gpu, anchors.annotate(rows)
 
 
 def size_label(n):
@@ -60,7 +77,7 @@ def size_label(n):
 
 
 def by_implementation(rows):
-    impls = sorted({r["implementation"] for r in rows}, key=lambda i: (ORDER.index(i) if i in ORDER else len(ORDER), i))
+    impls = sorted({r["implementation"] for r in rows}, key=order_key)
     return [(impl, sorted((r for r in rows if r["implementation"] == impl), key=lambda r: (r["n"], r["block"])))
             for impl in impls]
 
@@ -77,28 +94,58 @@ def save(fig, out, name):
     print(f"wrote {path}", file=sys.stderr)
 
 
+def power_of_two_axis(axis):
+    """Ticks at the powers of two labelled 2^k: sizes from 2^10 to 2^28 stay readable."""
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+    lo, hi = axis.get_view_interval()
+    exponents = range(max(0, math.floor(math.log2(lo))), math.ceil(math.log2(hi)) + 1)
+    axis.set_major_locator(FixedLocator([2.0 ** k for k in exponents if k % 2 == 0]))
+    axis.set_minor_locator(NullLocator())
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"$2^{{{round(math.log2(value))}}}$"))
+
+
+def plain_log_axis(ax):
+    """The y axis of `ax` on a log scale with plain numbers (0.5, 10, 2000) rather than powers of
+    ten; over less than three decades the minor ticks at 2 and 5 are labelled too."""
+    from matplotlib.ticker import FuncFormatter, NullFormatter
+    ax.autoscale_view()
+    lo, hi = ax.get_ylim()
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    if math.log10(hi / lo) > 3:
+        ax.yaxis.set_minor_formatter(NullFormatter())
+        return
+
+    def minor(value, _):
+        mantissa = value / 10 ** math.floor(math.log10(value) + 1e-9)
+        return f"{value:g}" if round(mantissa) in (2, 5) and abs(mantissa - round(mantissa)) < 1e-6 else ""
+    ax.yaxis.set_minor_formatter(FuncFormatter(minor))
+
+
 def plot_scan(rows, gpu, out):
     scans = [r for r in rows if r["operation"] == "scan"]
     copies = sorted((r for r in rows if r["operation"] == "copy"), key=lambda r: r["n"])
     if not scans:
         print("no scan rows: scan_time.png and scan_bandwidth.png not written", file=sys.stderr)
         return
+    # Both on log axes: from 2^10 to 2^28 the times span 10 µs to 10 ms and the bandwidths 0.5 to
+    # 3000 GB/s; on a linear axis every size below 2^20 would lie on the floor.
     for name, field, ylabel, what in (("scan_time.png", "ms", "median time (ms)", "Exclusive scan of int32: time"),
-                                      ("scan_bandwidth.png", "gbps", "GB/s (8 bytes per element)",
+                                      ("scan_bandwidth.png", "gbps", "GB/s (8 bytes per element, log scale)",
                                        "Exclusive scan of int32: bandwidth")):
         fig, ax = plt.subplots(figsize=(8, 5))
         for impl, series in by_implementation(scans):
             ax.plot([r["n"] for r in series], [r[field] for r in series], marker="o", markersize=3,
-                    label=impl, color=COLORS.get(impl))
+                    label=impl, color=color(impl))
         if copies:
             ax.plot([r["n"] for r in copies], [r[field] for r in copies], label="copy (cudaMemcpyAsync)", **COPY_STYLE)
         ax.set_xscale("log", base=2)
-        if field == "ms":
-            ax.set_yscale("log")
+        ax.set_yscale("log")
+        power_of_two_axis(ax.xaxis)
+        plain_log_axis(ax)
         ax.set_xlabel("n (elements)")
         ax.set_ylabel(ylabel)
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper left" if field == "ms" else "lower right")
         titled(ax, what, gpu)
         save(fig, out, name)
 
@@ -109,38 +156,49 @@ def plot_sweep(rows, gpu, out):
         print("no sweep_scan rows (run without --no-sweep): block_size_sweep.png not written", file=sys.stderr)
         return
     sizes = sorted({r["n"] for r in sweep})
+    blocks = sorted({r["block"] for r in sweep})
     fig, axes = plt.subplots(1, len(sizes), figsize=(6 * len(sizes), 4.5), squeeze=False)
     for ax, n in zip(axes[0], sizes):
         for impl, series in by_implementation([r for r in sweep if r["n"] == n]):
             ax.plot([r["block"] for r in series], [r["ms"] for r in series], marker="o", label=impl,
-                    color=COLORS.get(impl))
-        blocks = sorted({r["block"] for r in sweep})
+                    color=color(impl))
+        # The libraries' scans at the same n (their own block sizes): horizontal lines.
+        libraries = [r for r in rows if r["operation"] == "scan" and r["n"] == n
+                     and anchors.is_library(r["implementation"], r["anchor"])]
+        for impl, series in by_implementation(libraries):
+            ax.axhline(series[0]["ms"], color=color(impl), linestyle=":", linewidth=1.5,
+                       label=f"{impl} ({series[0]['ms']:.3g} ms)")
         ax.set_xscale("log", base=2)
         ax.set_xticks(blocks, [str(b) for b in blocks])
+        ax.set_xticks([], minor=True)
         ax.set_yscale("log")
+        ax.autoscale_view()
+        bottom, top = ax.get_ylim()
+        ax.set_ylim(bottom, top * (top / bottom) ** 0.5)  # headroom for the legend above the lines
+        plain_log_axis(ax)
         ax.set_xlabel("threads per block")
         ax.set_ylabel("median time (ms)")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=7, loc="upper right", ncol=2)
         titled(ax, f"Scan block-size sweep, n = {size_label(n)}", gpu)
     save(fig, out, "block_size_sweep.png")
 
 
-def bars(ax, groups, series_rows, copy_gbps):
+def bars(ax, groups, series_rows, copy_gbps, ncol=3):
     """Grouped bars of GB/s: one group per label in `groups`, one bar per implementation."""
     impls = by_implementation(series_rows)
     width = 0.8 / max(len(impls), 1)
     for i, (impl, series) in enumerate(impls):
         values = {r["param"]: r["gbps"] for r in series}
         xs = [g + (i - (len(impls) - 1) / 2) * width for g in range(len(groups))]
-        ax.bar(xs, [values.get(p, 0) for p in groups], width, label=impl, color=COLORS.get(impl))
+        ax.bar(xs, [values.get(p, 0) for p in groups], width, label=impl, color=color(impl))
     if copy_gbps:
         ax.axhline(copy_gbps, label="copy (cudaMemcpyAsync)", **COPY_STYLE)
     # Headroom above the tallest bar and the copy line for the legend.
     ax.set_ylim(0, 1.3 * max([r["gbps"] for r in series_rows] + [copy_gbps or 0]))
     ax.set_ylabel("GB/s (bytes a perfect implementation moves)")
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", ncol=3 if len(impls) > 2 else 1)
+    ax.legend(fontsize=8 if ncol > 2 else 7, loc="upper left", ncol=min(ncol, len(impls)))
 
 
 def plot_compaction(rows, gpu, out):
@@ -158,17 +216,24 @@ def plot_compaction(rows, gpu, out):
     axes[0].set_xticks(range(len(kept)), [f"{p}% kept" for p in kept])
     titled(axes[0], f"Compaction, n = {size_label(n)}", gpu)
     true = sorted({r["param"] for r in partition})
-    bars(axes[1], true, partition, copy)
+    bars(axes[1], true, partition, copy, ncol=2)  # a narrow panel
     axes[1].set_xticks(range(len(true)), [f"{p}% true" for p in true])
-    titled(axes[1], f"Stable partition, n = {size_label(n)}", gpu)
+    titled(axes[1], f"Partition, n = {size_label(n)}", gpu)
     save(fig, out, "compaction.png")
 
 
+def ratio_cells(r):
+    """The table's last two cells: the ratio to the fastest library of the point, and which it was."""
+    if r["ratio"] is None:
+        return "–", "–"
+    return f"{r['ratio']:.2f}", r["fastest"]
+
+
 def markdown(rows):
-    """The results at each operation's largest n, anchors first, as a Markdown table."""
-    print("| operation | implementation | n | ms | GB/s | % of copy | vs CUB |")
-    print("|---|---|---|---:|---:|---:|---:|")
-    for operation in ("copy", "scan", "compact", "partition"):
+    """The results at each operation's largest n, libraries first, as a Markdown table."""
+    print("| operation | implementation | n | ms | GB/s | % of copy | vs fastest library | fastest library |")
+    print("|---|---|---|---:|---:|---:|---:|---|")
+    for operation in ["copy", "scan", "compact", "partition"] + TYPED_SCANS:
         selected = [r for r in rows if r["operation"] == operation]
         if not selected:
             continue
@@ -180,18 +245,35 @@ def markdown(rows):
                 name = operation + ("" if param is None else f" {param}%")
                 flag = "" if r["ok"] else " (MISMATCH)"
                 pct = "–" if r["pct"] is None else f"{r['pct']:.1f}"
-                ratio = "–" if r["ratio"] is None else f"{r['ratio']:.2f}"
-                print(f"| {name} | {impl}{flag} | {size_label(n)} | {r['ms']:.3f} | {r['gbps']:.0f} | {pct} | {ratio} |")
+                ratio, which = ratio_cells(r)
+                print(f"| {name} | {impl}{flag} | {size_label(n)} | {r['ms']:.3f} | {r['gbps']:.0f} | {pct} "
+                      f"| {ratio} | {which} |")
 
 
 def main():
-    parser = argparse.ArgumentParser(description="Plots sc_bench's CSV (sc_bench --csv FILE).")
+    global plt
+    parser = argparse.ArgumentParser(
+        description="Plots sc_bench's CSV (sc_bench --csv FILE; with sc_bench_cccl_next's rows merged in by "
+                    "bench/plot/anchors.py, if any) and prints Markdown tables. Needs matplotlib.")
     parser.add_argument("csv", help="the CSV that sc_bench --csv wrote")
     parser.add_argument("--out", default="img", help="directory for the PNGs (default: img)")
     args = parser.parse_args()
     gpu, rows = read(args.csv)
     if not rows:
         sys.exit(f"plot.py: no results in {args.csv}")
+
+    # Only now: --help, a bad command line and an empty CSV need no matplotlib.
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit("plot.py: needs matplotlib (pip install matplotlib)")
+    matplotlib.use("Agg")  # files only: the GPU machine has no display
+    import matplotlib.pyplot
+    plt = matplotlib.pyplot
+    import radix_sort  # each family's figures and table in its own module (they import matplotlib)
+    import segmented
+    import spmv
+
     os.makedirs(args.out, exist_ok=True)
     plot_scan(rows, gpu, args.out)
     plot_sweep(rows, gpu, args.out)

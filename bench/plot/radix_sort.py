@@ -2,7 +2,8 @@
 
 img/radix_sort.png: Gkeys/s of each implementation per key distribution at the largest n, keys
 alone and with values, and against n for uniform keys. The Markdown table: the same points at the
-largest n with times and the ratio to CUB.
+largest n with times and the ratio to the fastest library of the point (CUB or Thrust; plot.py
+computes it), and which that was. Imported by plot.py once matplotlib may be.
 """
 import os
 import sys
@@ -103,12 +104,12 @@ def plot(rows, gpu, out):
 
 
 def markdown(rows):
-    """Both sorts at their largest n, per distribution, CUB first, as a Markdown table."""
+    """Both sorts at their largest n, per distribution, libraries first, as a Markdown table."""
     if not any(sort_rows(rows, operation) for operation, _ in OPERATIONS):
         return
     print()
-    print("| operation | distribution | implementation | n | ms | Gkeys/s | vs CUB |")
-    print("|---|---|---|---|---:|---:|---:|")
+    print("| operation | distribution | implementation | n | ms | Gkeys/s | vs fastest library | fastest library |")
+    print("|---|---|---|---|---:|---:|---:|---|")
     for operation, _ in OPERATIONS:
         selected = sort_rows(rows, operation)
         if not selected:
@@ -122,4 +123,4 @@ def markdown(rows):
                 flag = "" if r["ok"] else " (MISMATCH)"
                 ratio = "–" if r["ratio"] is None else number(r["ratio"])
                 print(f"| {operation} | {distribution} | {impl}{flag} | {size_label(n)} | {r['ms']:.3f} | "
-                      f"{number(gkeys(r))} | {ratio} |")
+                      f"{number(gkeys(r))} | {ratio} | {r.get('fastest') or '–'} |")

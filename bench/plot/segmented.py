@@ -2,7 +2,9 @@
 
 img/segmented_scan.png: GB/s of each implementation per segmentation, the exclusive segmented sum
 beside the per-segment sum (bytes: the values read and the results written). The Markdown table:
-ms, GB/s and the ratio to CUB at each point. Nothing when the CSV has no segmented rows.
+ms, GB/s and the ratio to the fastest library at each point (CUB or Thrust; plot.py computes it),
+and which that was. Nothing when the CSV has no segmented rows. Imported by plot.py once
+matplotlib may be.
 """
 import os
 import sys
@@ -73,14 +75,14 @@ def plot(rows, gpu, out):
 
 
 def markdown(rows):
-    """Each operation and segmentation, anchor first: ms, GB/s and the ratio to CUB."""
+    """Each operation and segmentation, libraries first: ms, GB/s and the ratio to the fastest library."""
     tables = [(operation, points(rows, operation)) for operation, _ in OPERATIONS]
     tables = [(operation, selected) for operation, selected in tables if selected]
     if not tables:
         return
     print()
-    print("| operation | segments | implementation | n | ms | GB/s | vs CUB |")
-    print("|---|---|---|---|---:|---:|---:|")
+    print("| operation | segments | implementation | n | ms | GB/s | vs fastest library | fastest library |")
+    print("|---|---|---|---|---:|---:|---:|---|")
     for operation, selected in tables:
         for segmentation in segmentations(selected):
             for impl in implementations(selected):
@@ -88,4 +90,4 @@ def markdown(rows):
                     flag = "" if r["ok"] else " (MISMATCH)"
                     ratio = "–" if r["ratio"] is None else f"{r['ratio']:.2f}"
                     print(f"| {operation} | {segmentation} | {impl}{flag} | {size_label(r['n'])} | {r['ms']:.3f} "
-                          f"| {r['gbps']:.0f} | {ratio} |")
+                          f"| {r['gbps']:.0f} | {ratio} | {r.get('fastest') or '–'} |")

@@ -4,6 +4,8 @@ img/spmv.png: for float and double, the ratio of flat and merge_path to the fast
 algorithm on each matrix (above 1: ours is faster), and every implementation's GFLOP/s. The
 Markdown tables: each matrix's times and ratios, and merge_path's geometric mean and minimum ratio
 over the SuiteSparse matrices (all but the generated ones). Nothing when the CSV has no SpMV rows.
+The ratios are plot.py's, to the fastest library of each point: here the faster cuSPARSE algorithm.
+Imported by plot.py once matplotlib may be.
 """
 import math
 import os

@@ -23,7 +23,7 @@ struct Min {
 
 namespace StreamCompaction {
 
-// Predicates for select_if and partition.
+// Predicates for select_if, partition and stable_partition.
 struct NonZero {
     template <class T>
     __host__ __device__ bool operator()(const T &x) const { return x != T(0); }

@@ -1,9 +1,11 @@
-// CPU reference implementations against independent std:: algorithms.
+// CPU reference implementations (the course CPU code, and the references of the GPU tests)
+// against independent std:: algorithms.
 #include <gtest/gtest.h>
 
 #include <stream_compaction/cpu.h>
 
 #include "gpu_test_util.h"
+#include "reference.h"
 
 #include <algorithm>
 #include <climits>
@@ -76,4 +78,39 @@ TEST(CpuScan, TimerRecordsTheOperation) {
     std::vector<int> in(1 << 16, 1), out(1 << 16);
     SC::CPU::scan(int(in.size()), out.data(), in.data());
     EXPECT_GE(SC::CPU::timer().getCpuElapsedTimeForPreviousOperation(), 0.0f);
+}
+
+// The references the GPU partition tests compare with, against their definitions: stable_partition
+// is std::stable_partition; partition (CUB's DevicePartition::If order) puts the i-th true of the
+// input at out[i] and the i-th false at out[n - 1 - i].
+TEST(CpuReference, PartitionOrders) {
+    const auto even = [](int x) { return x % 2 == 0; };
+    std::size_t trues = 0;
+    EXPECT_EQ(cpuStablePartition(std::vector<int>{5, 4, 2, 10, 3, 7, 8}, even, trues),
+              (std::vector<int>{4, 2, 10, 8, 5, 3, 7}));
+    EXPECT_EQ(trues, 4u);
+    EXPECT_EQ(cpuPartition(std::vector<int>{5, 4, 2, 10, 3, 7, 8}, even, trues), (std::vector<int>{4, 2, 10, 8, 7, 3, 5}));
+    EXPECT_EQ(trues, 4u);
+    for (Fill fill : {Fill::Random, Fill::Zeros, Fill::NoZeros, Fill::Negatives, Fill::HalfZeros}) {
+        for (std::size_t n : edgeSizes()) {
+            SCOPED_TRACE("n = " + std::to_string(n) + ", fill " + std::to_string(int(fill)));
+            std::vector<int> in = makeInput(n, fill, freshSeed());
+            if (n > 2) {
+                in[n / 2] = INT_MIN;
+                in[n / 3] = INT_MAX;
+            }
+            const auto negative = [](int x) { return x < 0; };
+
+            std::vector<int> expected = in;
+            const auto middle = std::stable_partition(expected.begin(), expected.end(), negative);
+            ASSERT_EQ(cpuStablePartition(in, negative, trues), expected);
+            ASSERT_EQ(trues, std::size_t(middle - expected.begin()));
+
+            const std::vector<int> reversed = cpuPartition(in, negative, trues);
+            ASSERT_EQ(trues, std::size_t(middle - expected.begin()));
+            ASSERT_EQ(reversed.size(), n);
+            std::size_t t = 0, f = 0;
+            for (const int x : in) ASSERT_EQ(reversed[negative(x) ? t++ : n - 1 - f++], x);
+        }
+    }
 }

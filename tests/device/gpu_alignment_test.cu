@@ -133,11 +133,7 @@ void checkScans(std::size_t offset) {
     }
 }
 
-enum class Selection { If, Flagged, Partition };
-
-const char *selectionName(Selection s) {
-    return s == Selection::If ? "select_if" : s == Selection::Flagged ? "select_flagged" : "partition";
-}
+bool writesEveryElement(Selection s) { return s == Selection::StablePartition || s == Selection::Partition; }
 
 // One selection on data `data_offset` elements past their allocations' starts.
 void checkSelection(Selection selection, std::size_t offset, std::size_t data_offset) {
@@ -162,15 +158,21 @@ void checkSelection(Selection selection, std::size_t offset, std::size_t data_of
             case Selection::Flagged:
                 SC::select_flagged(in_ptr, d_flags.get() + data_offset, out_ptr, d_count.get(), n, temp, bytes);
                 break;
+            case Selection::StablePartition:
+                SC::stable_partition(in_ptr, out_ptr, d_count.get(), n, IsOdd{}, temp, bytes);
+                break;
             case Selection::Partition: SC::partition(in_ptr, out_ptr, d_count.get(), n, IsOdd{}, temp, bytes); break;
             }
         }));
         std::size_t kept = 0;
-        const std::vector<int> expected = referencePartition(
-            in, [&](std::size_t i) { return selection == Selection::Flagged ? flags[i] != 0 : IsOdd{}(in[i]); }, kept);
+        const auto keep = [&](std::size_t i) {
+            return selection == Selection::Flagged ? flags[i] != 0 : IsOdd{}(in[i]);
+        };
+        const std::vector<int> expected = selection == Selection::Partition ? referencePartition(in, keep, kept)
+                                                                            : referenceStablePartition(in, keep, kept);
         const std::size_t count = download(d_count.get(), 1)[0];
         ASSERT_EQ(count, kept);
-        if (selection == Selection::Partition) ASSERT_TRUE(sameElements(download(out_ptr, n), expected));
+        if (writesEveryElement(selection)) ASSERT_TRUE(sameElements(download(out_ptr, n), expected));
         else ASSERT_TRUE(sameElements(download(out_ptr, kept), std::vector<int>(expected.begin(), expected.begin() + kept)));
     }
 }
@@ -202,6 +204,7 @@ TEST_P(GpuAlignment, TransformInclusiveScan) {
 
 TEST_P(GpuAlignment, SelectIf) { checkSelection(Selection::If, offset(), 0); }
 TEST_P(GpuAlignment, SelectFlagged) { checkSelection(Selection::Flagged, offset(), 0); }
+TEST_P(GpuAlignment, StablePartition) { checkSelection(Selection::StablePartition, offset(), 0); }
 TEST_P(GpuAlignment, Partition) { checkSelection(Selection::Partition, offset(), 0); }
 
 TEST_P(GpuAlignment, RadixSortKeys) {
@@ -426,6 +429,7 @@ TEST_P(GpuAlignment, ScanOfUnalignedData) {
 
 TEST_P(GpuAlignment, SelectIfOfUnalignedData) { checkSelection(Selection::If, offset(), 1); }
 TEST_P(GpuAlignment, SelectFlaggedOfUnalignedData) { checkSelection(Selection::Flagged, offset(), 1); }
+TEST_P(GpuAlignment, StablePartitionOfUnalignedData) { checkSelection(Selection::StablePartition, offset(), 1); }
 TEST_P(GpuAlignment, PartitionOfUnalignedData) { checkSelection(Selection::Partition, offset(), 1); }
 
 INSTANTIATE_TEST_SUITE_P(TemporaryStorage, GpuAlignment, ::testing::Values(std::size_t(0), std::size_t(1), std::size_t(4), std::size_t(8)),

@@ -187,8 +187,6 @@ TEST_F(GpuGraph, TransformInclusiveScan) {
 
 namespace {
 
-enum class Selection { If, Flagged, Partition };
-
 void checkSelectReplays(Selection selection) {
     const std::size_t n = kN;
     DeviceArena arena;
@@ -207,6 +205,9 @@ void checkSelectReplays(Selection selection) {
             switch (selection) {
             case Selection::If: SC::select_if(d_in, d_out, d_count, n, IsEven{}, d_temp, bytes, s); break;
             case Selection::Flagged: SC::select_flagged(d_in, d_flags, d_out, d_count, n, d_temp, bytes, s); break;
+            case Selection::StablePartition:
+                SC::stable_partition(d_in, d_out, d_count, n, IsEven{}, d_temp, bytes, s);
+                break;
             case Selection::Partition: SC::partition(d_in, d_out, d_count, n, IsEven{}, d_temp, bytes, s); break;
             }
         },
@@ -220,12 +221,16 @@ void checkSelectReplays(Selection selection) {
         },
         [&]() -> ::testing::AssertionResult {
             std::size_t kept = 0;
-            const std::vector<int> expected = referencePartition(
-                in, [&](std::size_t i) { return selection == Selection::Flagged ? flags[i] != 0 : IsEven{}(in[i]); },
-                kept);
+            const auto keep = [&](std::size_t i) {
+                return selection == Selection::Flagged ? flags[i] != 0 : IsEven{}(in[i]);
+            };
+            const std::vector<int> expected = selection == Selection::Partition
+                                                  ? referencePartition(in, keep, kept)
+                                                  : referenceStablePartition(in, keep, kept);
             const std::size_t count = download(d_count, 1)[0];
             if (count != kept) return ::testing::AssertionFailure() << "count " << count << ", expected " << kept;
-            if (selection == Selection::Partition) return sameElements(download(d_out, n), expected);
+            if (selection == Selection::StablePartition || selection == Selection::Partition)
+                return sameElements(download(d_out, n), expected);
             return sameElements(download(d_out, kept), std::vector<int>(expected.begin(), expected.begin() + kept));
         });
 }
@@ -234,6 +239,7 @@ void checkSelectReplays(Selection selection) {
 
 TEST_F(GpuGraph, SelectIf) { checkSelectReplays(Selection::If); }
 TEST_F(GpuGraph, SelectFlagged) { checkSelectReplays(Selection::Flagged); }
+TEST_F(GpuGraph, StablePartition) { checkSelectReplays(Selection::StablePartition); }
 TEST_F(GpuGraph, Partition) { checkSelectReplays(Selection::Partition); }
 
 TEST_F(GpuGraph, SegmentedInclusiveScanByFlags) {
@@ -426,8 +432,8 @@ TEST_F(GpuGraph, SpmvMergePathFloat) { checkSpmvReplays(SC::SpmvAlgorithm::Merge
 TEST_F(GpuGraph, SpmvFlatFloatCallerStorage) { checkSpmvReplays(SC::SpmvAlgorithm::Flat, true); }
 TEST_F(GpuGraph, SpmvMergePathFloatCallerStorage) { checkSpmvReplays(SC::SpmvAlgorithm::MergePath, true); }
 
-// The course unit's classic sort (radix.h): 32 stable partitions, each a count, a copy and a
-// single-pass select, all in one graph.
+// The course unit's classic sort (radix.h): 32 stable_partitions, each a count, a copy and a
+// single-pass partition pass, all in one graph.
 TEST_F(GpuGraph, ClassicRadixSort) {
     const std::size_t n = kN;
     DeviceArena arena;

@@ -6,6 +6,7 @@
 #include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/radix.h>
 #include <stream_compaction/device/radix_sort.cuh>
+#include <stream_compaction/device/select.cuh>
 #include <stream_compaction/tuning/block_sizes.h>
 
 #include "gpu_test_util.h"
@@ -474,6 +475,87 @@ TEST_F(GpuRadix, ClassicDeviceApi) {
     EXPECT_THROW(sort(keys.get(), sorted.get(), alternate.get(), temp.get(), 16), std::invalid_argument);
     EXPECT_EQ(SC::Radix::classic_sort_temp_bytes(0), 0u);
     EXPECT_NO_THROW(SC::Radix::classic_sort_keys(nullptr, nullptr, nullptr, 0, nullptr, 0));
+}
+
+namespace {
+
+// (key, index) packed as key bits << 32 | index: the classic sort's passes on these show what they
+// do to equal keys.
+std::int64_t packKeyIndex(int key, std::uint32_t index) {
+    return static_cast<std::int64_t>((std::uint64_t(static_cast<std::uint32_t>(key)) << 32) | index);
+}
+__host__ __device__ inline int keyOf(std::int64_t packed) {
+    return static_cast<int>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(packed) >> 32));
+}
+
+// The classic sort's predicate (radix.cu), on the key half: below the sign bit a 0 bit goes first,
+// at the sign bit a 1 (negative) does.
+struct KeyGoesFirstOnBit {
+    int bit;
+    __host__ __device__ bool operator()(std::int64_t packed) const {
+        const int key = keyOf(packed);
+        return bit == 31 ? key < 0 : ((static_cast<unsigned>(key) >> bit) & 1u) == 0;
+    }
+};
+
+// The classic sort's 32 passes, one per key bit from the lowest, on (key, index) pairs, with
+// `stable` partitions (stable_partition, as Radix::classic_sort_keys) or CUB-order ones (partition).
+std::vector<std::int64_t> classicPassesOnPairs(const std::vector<std::int64_t> &pairs, bool stable) {
+    const std::size_t n = pairs.size();
+    DeviceBuffer<std::int64_t> a = DeviceBuffer<std::int64_t>::from_host(pairs.data(), n), b(n);
+    DeviceBuffer<std::size_t> count(1);
+    DeviceBuffer<char> temp(SC::select_temp_bytes<std::int64_t>(n));
+    b.fill_bytes(kPoisonByte);
+    for (int bit = 0; bit < 32; ++bit) {
+        const std::int64_t *from = bit % 2 == 0 ? a.get() : b.get();
+        std::int64_t *to = bit % 2 == 0 ? b.get() : a.get();
+        if (stable) SC::stable_partition(from, to, count.get(), n, KeyGoesFirstOnBit{bit}, temp.get(), temp.bytes());
+        else SC::partition(from, to, count.get(), n, KeyGoesFirstOnBit{bit}, temp.get(), temp.bytes());
+    }
+    std::vector<std::int64_t> out(n);
+    a.copy_to_host(out.data(), n);  // 32 passes: the last wrote `a`
+    return out;
+}
+
+}  // namespace
+
+// The classic sort is stable because each of its 32 passes is a stable_partition: on (key, index)
+// pairs the same passes give std::stable_sort's order (equal keys keep their input order), while
+// partition's passes (falses reversed) do not even sort. The classic sort itself is then checked on
+// the same keys, including negative ones, INT_MIN and INT_MAX, many of them equal.
+TEST_F(GpuRadix, ClassicSortIsStable) {
+    const std::size_t tile = SC::detail::tile_items_for<std::int64_t>(SC::block_sizes().single_pass);
+    for (const std::size_t n : {std::size_t(2), std::size_t(1000), tile + 1, 7 * tile + 3}) {
+        const std::uint32_t seed = freshSeed();
+        SCOPED_TRACE("n = " + std::to_string(n) + ", seed " + std::to_string(seed));
+        std::mt19937 rng(seed);
+        std::vector<int> keys(n);
+        const int extremes[] = {INT_MIN, INT_MAX, -1, 0};
+        for (int &k : keys) k = rng() % 4 == 0 ? extremes[rng() % 4] : static_cast<int>(rng() % 64) - 32;
+        std::vector<std::int64_t> pairs(n);
+        for (std::size_t i = 0; i < n; ++i) pairs[i] = packKeyIndex(keys[i], static_cast<std::uint32_t>(i));
+        std::vector<std::int64_t> expected = pairs;
+        std::stable_sort(expected.begin(), expected.end(),
+                         [](std::int64_t x, std::int64_t y) { return keyOf(x) < keyOf(y); });
+
+        const std::vector<std::int64_t> stable = classicPassesOnPairs(pairs, true);
+        ASSERT_EQ(firstDifference(stable, expected), -1) << "32 stable_partition passes differ from std::stable_sort";
+        if (n >= 1000) {  // on a few keys, reversing passes may land on the stable order by chance
+            const std::vector<std::int64_t> reversing = classicPassesOnPairs(pairs, false);
+            EXPECT_NE(firstDifference(reversing, expected), -1)
+                << "32 partition passes gave the stable order too: this test cannot tell a stable pass from another";
+        }
+
+        std::vector<int> sorted_keys(n);
+        for (std::size_t i = 0; i < n; ++i) sorted_keys[i] = keyOf(expected[i]);
+        DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(keys.data(), n), d_out(n), d_alternate(n);
+        DeviceBuffer<char> temp(SC::Radix::classic_sort_temp_bytes(n));
+        d_out.fill_bytes(kPoisonByte);
+        SC::Radix::classic_sort_keys(d_in.get(), d_out.get(), d_alternate.get(), n, temp.get(), temp.bytes());
+        std::vector<int> got(n);
+        d_out.copy_to_host(got.data(), n);
+        ASSERT_EQ(got, sorted_keys) << "Radix::classic_sort_keys";
+    }
 }
 
 // ---- sizes that fill the GPU (left out of sanitizer runs) ----

@@ -207,12 +207,6 @@ void checkTransformScan() {
 
 // ---- selections ----
 
-enum class Selection { If, Flagged, Partition };
-
-const char *selectionName(Selection s) {
-    return s == Selection::If ? "select_if" : s == Selection::Flagged ? "select_flagged" : "partition";
-}
-
 template <class T>
 void checkSelection(Selection selection) {
     SCOPED_TRACE(std::string(typeName<T>()) + ", " + selectionName(selection));
@@ -237,19 +231,26 @@ void checkSelection(Selection selection) {
                 case Selection::Flagged:
                     SC::select_flagged(d_in.get(), d_flags.get(), d_out.get(), d_count.get(), n, temp.get(), temp.bytes());
                     break;
+                case Selection::StablePartition:
+                    SC::stable_partition(d_in.get(), d_out.get(), d_count.get(), n, FirstWordEven{}, temp.get(),
+                                         temp.bytes());
+                    break;
                 case Selection::Partition:
                     SC::partition(d_in.get(), d_out.get(), d_count.get(), n, FirstWordEven{}, temp.get(), temp.bytes());
                     break;
                 }
                 SC_CUDA_CHECK(cudaDeviceSynchronize());
                 std::size_t kept = 0;
-                const std::vector<T> expected = referencePartition(
-                    in,
-                    [&](std::size_t i) { return selection == Selection::Flagged ? flags[i] != 0 : FirstWordEven{}(in[i]); },
-                    kept);
+                const auto keep = [&](std::size_t i) {
+                    return selection == Selection::Flagged ? flags[i] != 0 : FirstWordEven{}(in[i]);
+                };
+                const std::vector<T> expected = selection == Selection::Partition
+                                                    ? referencePartition(in, keep, kept)
+                                                    : referenceStablePartition(in, keep, kept);
                 const std::size_t count = download(d_count.get(), 1)[0];
                 if (count != kept) return ::testing::AssertionFailure() << "count " << count << ", expected " << kept;
-                if (selection == Selection::Partition) return sameElements(download(d_out.get(), n), expected);
+                if (selection == Selection::StablePartition || selection == Selection::Partition)
+                    return sameElements(download(d_out.get(), n), expected);
                 return sameElements(download(d_out.get(), kept), std::vector<T>(expected.begin(), expected.begin() + kept));
             },
             [&] { return stillPoisoned(d_out.get(), d_out.bytes()) && stillPoisoned(d_count.get(), d_count.bytes()); });
@@ -441,6 +442,14 @@ TEST_F(GpuShapes, SelectFlagged) {
     checkSelection<Bytes12>(Selection::Flagged);
     checkSelection<Bytes16>(Selection::Flagged);
     checkSelection<Bytes48>(Selection::Flagged);
+}
+
+TEST_F(GpuShapes, StablePartition) {
+    checkSelection<int>(Selection::StablePartition);
+    checkSelection<std::int64_t>(Selection::StablePartition);
+    checkSelection<Bytes12>(Selection::StablePartition);
+    checkSelection<Bytes16>(Selection::StablePartition);
+    checkSelection<Bytes48>(Selection::StablePartition);
 }
 
 TEST_F(GpuShapes, Partition) {

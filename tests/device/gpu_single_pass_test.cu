@@ -1,6 +1,7 @@
-// The single-pass scan, compaction and partition (scan.cuh, select.cuh) against CPU references:
+// The single-pass scan, compaction and partitions (scan.cuh, select.cuh) against CPU references:
 // every type and operator, inclusive and exclusive, in place, non-commutative operators, tile
-// boundaries, reused and garbage temporary storage, bad arguments.
+// boundaries, reused and garbage temporary storage, bad arguments; stable_partition's order and
+// partition's (CUB's: the falses reversed), checked element by element.
 #include <gtest/gtest.h>
 
 #include <stream_compaction/support/device_buffer.h>
@@ -12,11 +13,13 @@
 #include "gpu_test_util.h"
 #include "reference.h"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <random>
 #include <type_traits>
 
 namespace SC = StreamCompaction;
@@ -260,16 +263,28 @@ TEST_F(SinglePass, RejectsBadArguments) {
     EXPECT_THROW(SC::inclusive_scan<int>(buffer.get(), buffer.get(), 64, SC::Sum{}, nullptr, bytes), std::invalid_argument);
     EXPECT_THROW(SC::select_if(buffer.get(), buffer.get() , nullptr, 64, SC::NonZero{}, temp.get(), temp.bytes()),
                  std::invalid_argument);
+    EXPECT_THROW(SC::stable_partition<int>(nullptr, buffer.get(), count.get(), 64, SC::NonZero{}, temp.get(),
+                                           temp.bytes()),
+                 std::invalid_argument);
     EXPECT_THROW(SC::partition<int>(nullptr, buffer.get(), count.get(), 64, SC::NonZero{}, temp.get(), temp.bytes()),
+                 std::invalid_argument);
+    EXPECT_THROW(SC::partition<int>(buffer.get(), nullptr, count.get(), 64, SC::NonZero{}, temp.get(), temp.bytes()),
+                 std::invalid_argument);
+    EXPECT_THROW(SC::partition(buffer.get(), buffer.get(), nullptr, 64, SC::NonZero{}, temp.get(), temp.bytes()),
+                 std::invalid_argument);
+    EXPECT_THROW(SC::partition(buffer.get(), buffer.get(), count.get(), 64, SC::NonZero{}, temp.get(), 8),
+                 std::invalid_argument);
+    EXPECT_THROW(SC::stable_partition(buffer.get(), buffer.get(), count.get(), 64, SC::NonZero{}, nullptr, temp.bytes()),
                  std::invalid_argument);
     EXPECT_NO_THROW(SC::inclusive_scan<int>(nullptr, nullptr, 0, SC::Sum{}, nullptr, 0));
     int n = -1;
     EXPECT_THROW(SC::SinglePass::scan(n, &n, &n), std::invalid_argument);
+    EXPECT_THROW(SC::SinglePass::stablePartition(4, nullptr, &n, 0), std::invalid_argument);
     EXPECT_THROW(SC::SinglePass::partition(4, nullptr, &n, 0), std::invalid_argument);
     SC_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-// ---- compaction and partition ----
+// ---- compaction and partitions ----
 
 namespace {
 
@@ -277,18 +292,36 @@ struct IsEven {
     __host__ __device__ bool operator()(int x) const { return x % 2 == 0; }
 };
 
-template <class T, class Pred>
-std::vector<T> stablePartition(const std::vector<T> &in, Pred pred, std::size_t &trues) {
-    std::vector<T> out;
-    for (const T &x : in) if (pred(x)) out.push_back(x);
-    trues = out.size();
-    for (const T &x : in) if (!pred(x)) out.push_back(x);
-    return out;
+// A word of every element type the tests use, for predicates on structs too.
+template <class T>
+__host__ __device__ unsigned keyWord(const T &x) {
+    if constexpr (std::is_same_v<T, Affine>) return x.b;
+    else if constexpr (std::is_same_v<T, Mat2>) return x.m[1];
+    else if constexpr (std::is_same_v<T, Counted>) return x.b;
+    else return static_cast<unsigned>(x);
 }
 
-// Runs select_if (partition = false) or partition; returns the count and fills `out`.
+// About a third of the elements of any type: keyWord(x) % 3 == 0.
+struct KeyWordDivisibleBy3 {
+    template <class T>
+    __host__ __device__ bool operator()(const T &x) const { return keyWord(x) % 3u == 0; }
+};
+
+enum class Selection { SelectIf, StablePartition, Partition };
+
+const char *selectionName(Selection s) {
+    switch (s) {
+    case Selection::SelectIf: return "select_if";
+    case Selection::StablePartition: return "stable_partition";
+    case Selection::Partition: return "partition";
+    }
+    return "?";
+}
+
+// Runs one selection through the device API on poisoned outputs and storage; returns the count and
+// fills `out` (all n elements for the partitions, the kept ones for select_if).
 template <class T, class Pred>
-std::size_t gpuSelect(const std::vector<T> &in, Pred pred, bool partition, std::vector<T> &out) {
+std::size_t gpuSelect(const std::vector<T> &in, Pred pred, Selection selection, std::vector<T> &out) {
     const std::size_t n = in.size();
     DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n);
     DeviceBuffer<T> d_out(n);
@@ -297,32 +330,88 @@ std::size_t gpuSelect(const std::vector<T> &in, Pred pred, bool partition, std::
     d_count.fill_bytes(kPoisonByte);
     DeviceBuffer<char> temp(SC::select_temp_bytes<T>(n));
     temp.fill_bytes(kPoisonByte);
-    if (partition) SC::partition(d_in.get(), d_out.get(), d_count.get(), n, pred, temp.get(), temp.bytes());
-    else SC::select_if(d_in.get(), d_out.get(), d_count.get(), n, pred, temp.get(), temp.bytes());
+    switch (selection) {
+    case Selection::SelectIf:
+        SC::select_if(d_in.get(), d_out.get(), d_count.get(), n, pred, temp.get(), temp.bytes());
+        break;
+    case Selection::StablePartition:
+        SC::stable_partition(d_in.get(), d_out.get(), d_count.get(), n, pred, temp.get(), temp.bytes());
+        break;
+    case Selection::Partition:
+        SC::partition(d_in.get(), d_out.get(), d_count.get(), n, pred, temp.get(), temp.bytes());
+        break;
+    }
     std::size_t count = 0;
     d_count.copy_to_host(&count, 1);
-    out.assign(partition ? n : std::min(count, n), T{});
+    out.assign(selection == Selection::SelectIf ? std::min(count, n) : n, T{});
     d_out.copy_to_host(out.data(), out.size());
     return count;
 }
 
+// Element by element, exactly; the first difference in the message.
+template <class T>
+::testing::AssertionResult sameElements(const std::vector<T> &got, const std::vector<T> &expected, const char *what) {
+    if (got.size() != expected.size())
+        return ::testing::AssertionFailure() << what << ": " << got.size() << " elements, expected " << expected.size();
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (!(got[i] == expected[i])) {
+            ::testing::AssertionResult failure = ::testing::AssertionFailure();
+            failure << what << ": element " << i << " of " << got.size() << " differs";
+            if constexpr (std::is_arithmetic_v<T>) failure << " (got " << got[i] << ", expected " << expected[i] << ")";
+            return failure;
+        }
+    return ::testing::AssertionSuccess();
+}
+
+// One selection against its CPU reference: the count, and every element written.
+template <class T, class Pred>
+::testing::AssertionResult selectsLikeCpu(const std::vector<T> &in, Pred pred, Selection selection) {
+    std::size_t trues = 0;
+    const std::vector<T> expected =
+        selection == Selection::Partition ? cpuPartition(in, pred, trues) : cpuStablePartition(in, pred, trues);
+    std::vector<T> got;
+    const std::size_t count = gpuSelect(in, pred, selection, got);
+    if (count != trues)
+        return ::testing::AssertionFailure() << selectionName(selection) << ": count " << count << ", expected "
+                                             << trues;
+    if (selection == Selection::SelectIf)
+        return sameElements(got, std::vector<T>(expected.begin(), expected.begin() + trues), "select_if");
+    return sameElements(got, expected, selectionName(selection));
+}
+
 template <class T, class Pred>
 void checkSelections(const std::vector<T> &in, Pred pred) {
-    std::size_t trues = 0;
-    const std::vector<T> expected = stablePartition(in, pred, trues);
-    std::vector<T> got;
-    ASSERT_EQ(gpuSelect(in, pred, false, got), trues) << "select_if count";
-    ASSERT_TRUE(std::equal(got.begin(), got.end(), expected.begin())) << "select_if values";
-    ASSERT_EQ(gpuSelect(in, pred, true, got), trues) << "partition count";
-    ASSERT_EQ(got, expected) << "partition values";
+    for (Selection selection : {Selection::SelectIf, Selection::StablePartition, Selection::Partition})
+        ASSERT_TRUE(selectsLikeCpu(in, pred, selection));
 }
+
+// Distinct values (so that every element's place is checked, not just its value), negative and
+// positive, with INT_MIN and INT_MAX among them when n allows.
+std::vector<int> distinctInts(std::size_t n, std::uint32_t seed) {
+    std::vector<int> v(n);
+    std::iota(v.begin(), v.end(), -static_cast<int>(n / 2));
+    std::mt19937 rng(seed);
+    std::shuffle(v.begin(), v.end(), rng);
+    if (n >= 2) {
+        v[rng() % n] = INT_MIN;
+        std::size_t j = rng() % n;
+        while (v[j] == INT_MIN) j = (j + 1) % n;
+        v[j] = INT_MAX;
+    }
+    return v;
+}
+
+const int kEveryBlockSize[] = {32, 64, 128, 256, 512, 1024};
 
 }  // namespace
 
 TEST_F(SinglePass, Partition2OfTheLecture) {
+    const std::vector<int> in = {5, 4, 2, 10, 3, 7, 8};
     std::vector<int> got;
-    EXPECT_EQ(gpuSelect(std::vector<int>{5, 4, 2, 10, 3, 7, 8}, IsEven{}, true, got), 4u);
+    EXPECT_EQ(gpuSelect(in, IsEven{}, Selection::StablePartition, got), 4u);
     EXPECT_EQ(got, (std::vector<int>{4, 2, 10, 8, 5, 3, 7}));
+    EXPECT_EQ(gpuSelect(in, IsEven{}, Selection::Partition, got), 4u);
+    EXPECT_EQ(got, (std::vector<int>{4, 2, 10, 8, 7, 3, 5})) << "the falses from the back: reversed";
 }
 
 TEST_F(SinglePass, SelectAndPartitionOnEveryPredicateAndSize) {
@@ -341,6 +430,109 @@ TEST_F(SinglePass, SelectAndPartitionOnEveryPredicateAndSize) {
             checkSelections(randomVector<double>(n, freshSeed()), SC::LessThan<double>{0.9});
             checkSelections(randomVector<std::int64_t>(n, freshSeed()), SC::LessThan<std::int64_t>{0});
         }
+    }
+}
+
+// partition's contract, exactly: the trues in input order from the front, the i-th false of the
+// input at out[n - 1 - i], the count of trues; on distinct keys (every element's place is checked),
+// negative ones, INT_MIN and INT_MAX, at every block size, on empty, single, one-tile-and-around,
+// many-tile (past the look-back's 32-tile window), power-of-two and other sizes, with all true, all
+// false and mixed predicates.
+TEST_F(SinglePass, PartitionPutsTheFalsesInReverseOrder) {
+    for (int threads : kEveryBlockSize) {
+        SC::block_sizes().single_pass = threads;
+        const std::size_t tile = SC::detail::tile_items_for<int>(threads);
+        const std::vector<std::size_t> sizes = {0,        1,        2,        3,           31,      32,      1000,
+                                                1024,     tile - 1, tile,     tile + 1,    65533,   65536,   65537,
+                                                33 * tile + 5};
+        for (std::size_t n : sizes) {
+            const std::uint32_t seed = freshSeed();
+            SCOPED_TRACE("block size " + std::to_string(threads) + ", n = " + std::to_string(n) + ", seed " +
+                         std::to_string(seed));
+            const std::vector<int> in = distinctInts(n, seed);
+            ASSERT_TRUE(selectsLikeCpu(in, SC::LessThan<int>{0}, Selection::Partition));        // the negatives
+            ASSERT_TRUE(selectsLikeCpu(in, IsEven{}, Selection::Partition));                    // half, interleaved
+            ASSERT_TRUE(selectsLikeCpu(in, SC::LessThan<int>{INT_MIN}, Selection::Partition));  // all false
+            ASSERT_TRUE(selectsLikeCpu(in, KeyWordDivisibleBy3{}, Selection::Partition));
+            std::vector<int> all_true = in;
+            for (int &x : all_true) x = x == INT_MAX ? INT_MAX - 1 : x;
+            ASSERT_TRUE(selectsLikeCpu(all_true, SC::LessThan<int>{INT_MAX}, Selection::Partition));  // all true
+
+            // The contract restated without the reference: position by position.
+            std::vector<int> got;
+            const std::size_t k = gpuSelect(in, IsEven{}, Selection::Partition, got);
+            std::size_t t = 0, f = 0;
+            for (const int x : in) {
+                const std::size_t at = IsEven{}(x) ? t++ : n - 1 - f++;
+                ASSERT_EQ(got[at], x) << "element " << (t + f - 1) << " of the input belongs at " << at;
+            }
+            ASSERT_EQ(k, t);
+        }
+    }
+}
+
+// Both partitions for element sizes 4, 8, 12 and 16 bytes (16-byte vectors of 4, 2, 1 and 1
+// items, the 12-byte type moving one item at a time), at the smallest, default and largest block
+// sizes, around and across tiles.
+TEST_F(SinglePass, PartitionsOfEveryElementSize) {
+    for (int threads : {32, 256, 1024}) {
+        SC::block_sizes().single_pass = threads;
+        SCOPED_TRACE("block size " + std::to_string(threads));
+        const auto check = [](auto element, const std::vector<std::size_t> &sizes) {
+            using T = decltype(element);
+            for (std::size_t n : sizes) {
+                SCOPED_TRACE("n = " + std::to_string(n) + ", " + std::to_string(sizeof(T)) + "-byte elements");
+                const std::vector<T> in = randomVector<T>(n, freshSeed());
+                for (Selection selection : {Selection::StablePartition, Selection::Partition})
+                    ASSERT_TRUE(selectsLikeCpu(in, KeyWordDivisibleBy3{}, selection));
+            }
+        };
+        // ASSERT in the lambda leaves the lambda only: stop at the first failure.
+        check(int{}, tileSizes<int>(threads));
+        if (HasFatalFailure()) return;
+        check(std::int64_t{}, tileSizes<std::int64_t>(threads));
+        if (HasFatalFailure()) return;
+        check(Counted{}, tileSizes<Counted>(threads));
+        if (HasFatalFailure()) return;
+        check(Mat2{}, tileSizes<Mat2>(threads));
+        if (HasFatalFailure()) return;
+        check(Affine{}, {1, 2, 1001});
+        if (HasFatalFailure()) return;
+    }
+}
+
+// The same temporary storage, garbage at first, serving stable_partition and partition in turn on
+// one stream (each call's state and status words left for the next).
+TEST_F(SinglePass, PartitionsTakeTurnsOnOneStorage) {
+    const std::size_t largest = 300007;
+    DeviceBuffer<char> temp(SC::select_temp_bytes<int>(largest));
+    std::vector<char> noise(temp.bytes());
+    std::mt19937 rng(freshSeed());
+    for (char &c : noise) c = static_cast<char>(rng());
+    SC_CUDA_CHECK(cudaMemcpy(temp.get(), noise.data(), noise.size(), cudaMemcpyHostToDevice));
+    for (std::size_t n : {largest, std::size_t(4097), std::size_t(1), largest - 1}) {
+        const std::vector<int> in = randomVector<int>(n, freshSeed());
+        DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), n), d_stable(n), d_reversed(n);
+        DeviceBuffer<std::size_t> d_counts(2);
+        d_stable.fill_bytes(kPoisonByte);
+        d_reversed.fill_bytes(kPoisonByte);
+        d_counts.fill_bytes(kPoisonByte);
+        for (int repeat = 0; repeat < 3; ++repeat) {
+            SC::partition(d_in.get(), d_reversed.get(), d_counts.get() + 1, n, IsEven{}, temp.get(), temp.bytes());
+            SC::stable_partition(d_in.get(), d_stable.get(), d_counts.get(), n, IsEven{}, temp.get(), temp.bytes());
+        }
+        std::size_t stable_trues = 0, trues = 0;
+        const std::vector<int> stable = cpuStablePartition(in, IsEven{}, stable_trues);
+        const std::vector<int> reversed = cpuPartition(in, IsEven{}, trues);
+        std::vector<int> got(n);
+        std::size_t counts[2] = {0, 0};
+        d_counts.copy_to_host(counts, 2);
+        ASSERT_EQ(counts[0], stable_trues) << "n = " << n;
+        ASSERT_EQ(counts[1], trues) << "n = " << n;
+        d_stable.copy_to_host(got.data(), n);
+        ASSERT_TRUE(sameElements(got, stable, "stable_partition")) << "n = " << n;
+        d_reversed.copy_to_host(got.data(), n);
+        ASSERT_TRUE(sameElements(got, reversed, "partition")) << "n = " << n;
     }
 }
 
@@ -377,10 +569,17 @@ TEST_F(SinglePass, CourseInterfaceMatchesCpu) {
         ASSERT_EQ(SC::SinglePass::compact(n, out.data(), in.data()), int(kept.size()));
         ASSERT_TRUE(std::equal(kept.begin(), kept.end(), out.begin()));
         std::size_t small = 0;
-        const std::vector<int> parted = stablePartition(in, SC::LessThan<int>{0}, small);
-        ASSERT_EQ(SC::SinglePass::partition(n, out.data(), in.data(), 0), int(small));
+        const std::vector<int> parted = cpuStablePartition(in, SC::LessThan<int>{0}, small);
+        std::fill(out.begin(), out.end(), INT_MIN);
+        ASSERT_EQ(SC::SinglePass::stablePartition(n, out.data(), in.data(), 0), int(small));
         ASSERT_EQ(out, parted);
+        const std::vector<int> reversed = cpuPartition(in, SC::LessThan<int>{0}, small);
+        std::fill(out.begin(), out.end(), INT_MIN);
+        ASSERT_EQ(SC::SinglePass::partition(n, out.data(), in.data(), 0), int(small));
+        ASSERT_EQ(out, reversed);
     }
+    EXPECT_EQ(SC::SinglePass::stablePartition(0, nullptr, nullptr, 0), 0);
+    EXPECT_EQ(SC::SinglePass::partition(0, nullptr, nullptr, 0), 0);
     EXPECT_EQ(SC::SinglePass::compact(0, nullptr, nullptr), 0);
 }
 
@@ -391,11 +590,8 @@ TEST(GpuLarge, SinglePassScanAndSelectAt2To28) {
     const std::size_t n = std::size_t(1) << 28;
     const std::vector<int> in = makeInput(n, Fill::HalfZeros, freshSeed());
     ASSERT_TRUE(matches(in, gpuScan(in, SC::Sum{}, true, 0, false), referenceScan(in, SC::Sum{}, true, 0)));
-    std::size_t trues = 0;
-    const std::vector<int> expected = stablePartition(in, SC::NonZero{}, trues);
-    std::vector<int> got;
-    ASSERT_EQ(gpuSelect(in, SC::NonZero{}, true, got), trues);
-    ASSERT_EQ(got, expected);
+    ASSERT_TRUE(selectsLikeCpu(in, SC::NonZero{}, Selection::StablePartition));
+    ASSERT_TRUE(selectsLikeCpu(in, SC::NonZero{}, Selection::Partition));
 }
 
 TEST(GpuLarge, OneByteScanPast2To31Elements) {

@@ -11,6 +11,7 @@
 #include <stream_compaction/tuning/block_sizes.h>
 
 #include "gpu_test_util.h"
+#include "reference.h"
 
 #include <algorithm>
 #include <chrono>
@@ -317,17 +318,18 @@ std::vector<T> referenceInclusiveScan(const std::vector<T> &in, Op op) {
     return out;
 }
 
-// Stable partition: the kept elements in order, then the others in order; `kept` their count.
+// Stable partition (stable_partition; select_if and select_flagged keep its first `kept`): the
+// kept elements (keep(i) on the index) in order, then the others in order; `kept` their count.
+template <class T, class Keep>
+std::vector<T> referenceStablePartition(const std::vector<T> &in, Keep keep, std::size_t &kept) {
+    return partitionByIndex(in, keep, FalsesOrder::InOrder, kept);
+}
+
+// Partition in CUB's order (partition): the kept elements in order, then the others in reverse
+// order (the i-th of them at out[n - 1 - i]); `kept` their count.
 template <class T, class Keep>
 std::vector<T> referencePartition(const std::vector<T> &in, Keep keep, std::size_t &kept) {
-    std::vector<T> out;
-    out.reserve(in.size());
-    for (std::size_t i = 0; i < in.size(); ++i)
-        if (keep(i)) out.push_back(in[i]);
-    kept = out.size();
-    for (std::size_t i = 0; i < in.size(); ++i)
-        if (!keep(i)) out.push_back(in[i]);
-    return out;
+    return partitionByIndex(in, keep, FalsesOrder::Reversed, kept);
 }
 
 // Segmented scans by head flags (element 0 always starts a segment).
@@ -392,6 +394,20 @@ template <class V>
                                                  << expected[i] << " (relative error " << error << ")";
     }
     return ::testing::AssertionSuccess();
+}
+
+// ---- the selections (select.cuh), for tests that run each ----
+
+enum class Selection { If, Flagged, StablePartition, Partition };
+
+inline const char *selectionName(Selection s) {
+    switch (s) {
+    case Selection::If: return "select_if";
+    case Selection::Flagged: return "select_flagged";
+    case Selection::StablePartition: return "stable_partition";
+    case Selection::Partition: return "partition";
+    }
+    return "?";
 }
 
 // ---- calls that may refuse their configuration ----

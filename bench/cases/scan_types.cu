@@ -1,0 +1,130 @@
+// The exclusive sum of other element types (int64, float, double) at the scan part's sizes: ours
+// (the single-pass scan) against the toolkit's cub::DeviceScan::ExclusiveSum. Operations
+// scan_int64, scan_float and scan_double, as sc_bench_cccl_next names its rows (which add CCCL's
+// run-to-run deterministic float scans).
+#include "cases.h"
+#include "fill.h"
+
+#include <stream_compaction/device/scan.cuh>
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/operators.cuh>
+
+#include <cub/device/device_scan.cuh>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <type_traits>
+
+namespace bench {
+namespace {
+
+constexpr std::uint32_t kSeed = 0x5eed2024u;  // the scan part's inputs, converted to each type
+
+// Uniform values in [0, 100), as the scan part's int inputs, converted to T.
+template <class T>
+__global__ void fill_converted(T *out, std::size_t count, std::uint32_t seed) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        out[i] = static_cast<T>(index_hash(i, seed) % 100u);
+}
+
+class TypedScans {
+public:
+    TypedScans(const Options &options, const Sink &sink)
+        : options_(options),
+          sink_(sink),
+          sizes_(scan_sizes(options.max_log2)),
+          // Pools counted in ints, like the scan part's, holding copies of 8-byte elements.
+          pool_ints_(std::max(kPoolMinElems, copy_stride(2 * sizes_.back().n))),
+          in_(pool_ints_),
+          out_(pool_ints_),
+          temp_(temp_bytes()) {}
+
+    void run() {
+        for (const Size &size : sizes_) {
+            std::fprintf(stderr, "[scan types] n=%s\n", size.label.c_str());
+            run_type<long long>("scan_int64", size);
+            run_type<float>("scan_float", size);
+            run_type<double>("scan_double", size);
+        }
+    }
+
+private:
+    std::size_t temp_bytes() const {
+        std::size_t bytes = 0;
+        for (const Size &size : sizes_) {
+            std::size_t cub_bytes = 0;
+            SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, cub_bytes, static_cast<const double *>(nullptr),
+                                                        static_cast<double *>(nullptr), static_cast<int>(size.n)));
+            bytes = std::max({bytes, cub_bytes, StreamCompaction::scan_temp_bytes<long long>(size.n),
+                              StreamCompaction::scan_temp_bytes<double>(size.n)});
+        }
+        return bytes;
+    }
+
+    template <class T>
+    T last_of(const T *d_out, std::size_t n) {
+        T value{};
+        SC_CUDA_CHECK(cudaMemcpyAsync(&value, d_out + n - 1, sizeof(T), cudaMemcpyDeviceToHost, stream_.get()));
+        SC_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+        return value;
+    }
+
+    template <class T>
+    void run_type(const char *operation, const Size &size) {
+        const std::size_t n = size.n;
+        const std::size_t units = sizeof(T) / sizeof(int);
+        cudaStream_t stream = stream_.get();
+        fill_converted<<<fill_blocks(pool_ints_ / units), kFillThreads, 0, stream>>>(
+            reinterpret_cast<T *>(in_.get()), pool_ints_ / units, kSeed);
+        SC_CHECK_LAUNCH(fill_converted);
+        const auto in = [&](std::size_t at) { return reinterpret_cast<const T *>(in_.get() + at); };
+        const auto out = [&](std::size_t at) { return reinterpret_cast<T *>(out_.get() + at); };
+        Rotation rotation(n * units, pool_ints_);
+        const double bytes = 2.0 * sizeof(T) * n;
+
+        // Times `run` and returns its last element; `reference` (CUB's) judges it, none for CUB.
+        const auto time = [&](const char *implementation, BlockField block, auto &&run, const T *reference) {
+            run(0);
+            const T last = last_of(out(0), n);
+            // Integers, and doubles of these integers, add exactly; float rounds past 2^24.
+            const double scale = reference ? std::max(1.0, std::fabs(double(*reference))) : 1.0;
+            const bool ok = reference == nullptr ||
+                            (std::is_same_v<T, float> ? std::fabs(double(last) - double(*reference)) <= 1e-3 * scale
+                                                      : last == *reference);
+            if (!ok)
+                std::fprintf(stderr, "warning: %s %s n=%s: last element %.17g, CUB's %.17g\n", implementation,
+                             operation, size.label.c_str(), double(last), double(*reference));
+            const double ms = median_ms(stream, rotation, options_.runs, run);
+            Measurement m{operation, implementation, size, "", ms, bytes,
+                          block ? StreamCompaction::block_sizes().*block : 0, ok};
+            m.anchor = block == nullptr;
+            sink_(m);
+            return last;
+        };
+        const T reference = time("cub", nullptr, [&](std::size_t at) {
+            std::size_t temp_bytes = temp_.bytes();
+            SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp_.get(), temp_bytes, in(at), out(at), static_cast<int>(n),
+                                                        stream));
+        }, nullptr);
+        time("single_pass", &StreamCompaction::BlockSizes::single_pass, [&](std::size_t at) {
+            StreamCompaction::exclusive_scan(in(at), out(at), n, StreamCompaction::Sum{}, T(0), temp_.get(),
+                                             temp_.bytes(), stream);
+        }, &reference);
+    }
+
+    const Options &options_;
+    const Sink &sink_;
+    std::vector<Size> sizes_;
+    std::size_t pool_ints_;
+    Stream stream_;
+    StreamCompaction::DeviceBuffer<int> in_, out_;
+    StreamCompaction::DeviceBuffer<char> temp_;
+};
+
+}  // namespace
+
+void run_scan_types(const Options &options, const Sink &sink) { TypedScans(options, sink).run(); }
+
+}  // namespace bench
