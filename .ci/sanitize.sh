@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # CI, CPU only: what needs no GPU under AddressSanitizer + UndefinedBehaviorSanitizer, then a
 # bounded fuzzing run of the Matrix Market reader.
-#   1. configure fuzz/ (a CMake project of its own: the io sources, tests/io, src/cli.cpp and
-#      tests/cpu/cli_test.cpp, the fuzz target) with -fsanitize=address,undefined and no UBSan
+#   1. configure fuzz/ (a CMake project of its own: the io sources, tests/io, the distributed
+#      plans and their test, src/cli.cpp and tests/cpu/cli_test.cpp, the fuzz target) with -fsanitize=address,undefined and no UBSan
 #      recovery, in $SANITIZE_BUILD_DIR (default build-sanitize);
 #   2. run the sanitized unit tests;
 #   3. fuzz the reader for $FUZZ_SECONDS (default 60) with libFuzzer where the compiler has it,
