@@ -1,16 +1,13 @@
 // sc_bench: times every scan, compaction and partition of the project against CUB, Thrust and a
 // device-to-device copy, on one GPU, and reports a table on stdout and optionally a CSV.
 #include "cases.h"
+#include "run_header.h"
 
 
 #include <cub/version.cuh>  // the toolkit's CCCL, which every "cub" and "thrust" row runs
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <ctime>
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 namespace {
@@ -42,44 +39,16 @@ const char kUsage[] =
     "77 no usable CUDA device (no NVIDIA driver or GPU found, or a driver too old): nothing measured.\n";
 
 int run(const bench::Options &options) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE *)> csv(nullptr, std::fclose);
-    if (!options.csv.empty()) {
-        csv.reset(std::fopen(options.csv.c_str(), "w"));
-        if (!csv) throw std::runtime_error("cannot write " + options.csv + ": " + std::strerror(errno));
-    }
-    int device = 0, runtime = 0, driver = 0;
-    cudaDeviceProp prop{};
-    SC_CUDA_CHECK(cudaGetDevice(&device));
-    SC_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    SC_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-    SC_CUDA_CHECK(cudaDriverGetVersion(&driver));
-    char date[32];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
-
+    const bench::CsvFile csv = bench::start_report(
+        "sc_bench", options,
+        "CUB " + bench::major_minor(CUB_VERSION, 100000, 100) + "." + std::to_string(CUB_VERSION % 100) +
+            " (the toolkit's CCCL: \"cub\")");
     bench::Report report(csv.get());
     const bench::Sink sink = [&report](const bench::Measurement &m) { report.add(m); };
     auto benchmark = std::make_unique<bench::Benchmark>(options, sink);
     const bench::Measurement copy = benchmark->largest_copy();
-
-    const std::string machine = std::string(prop.name) + " (sm_" + std::to_string(prop.major) +
-                                std::to_string(prop.minor) + "), " + std::to_string(prop.multiProcessorCount) +
-                                " SMs, L2 " + bench::fixed(prop.l2CacheSize / 1048576.0, 1) + " MiB, " +
-                                bench::fixed(prop.totalGlobalMem / 1073741824.0, 1) + " GiB";
-    const std::string software = "CUDA runtime " + bench::major_minor(runtime, 1000, 10) + ", driver " +
-                                 bench::major_minor(driver, 1000, 10) + ", CUB " +
-                                 bench::major_minor(CUB_VERSION, 100000, 100) + "." +
-                                 std::to_string(CUB_VERSION % 100) + " (the toolkit's CCCL: \"cub\")";
-    std::printf("sc_bench on GPU %d: %s\n%s, %s\n", device, machine.c_str(), date, software.c_str());
     std::printf("copy bandwidth at n = %s: %.1f GB/s (cudaMemcpyAsync device to device, %.2f GB moved)\n",
                 copy.size.label.c_str(), copy.bytes / (copy.median_ms * 1e6), copy.bytes / 1e9);
-    std::printf("median of %d runs after %d warm-ups; runs under %zu MiB rotate through copies of their data\n",
-                options.runs, bench::kWarmups, bench::kRotateBelowBytes >> 20);
-    if (csv) {
-        std::fprintf(csv.get(), "# gpu: %s, %s\n# %s; %s; median of %d runs\n", prop.name, date, machine.c_str(),
-                     software.c_str(), options.runs);
-        std::fputs(bench::kCsvColumns, csv.get());
-    }
 
     if (bench::runs_part(options, "scan")) {
         benchmark->run_sizes();

@@ -32,19 +32,16 @@
 #include "fill.h"
 #include "options.h"
 #include "report.h"
+#include "run_header.h"
 #include "timing.h"
 
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_buffer.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <ctime>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -444,38 +441,10 @@ private:
 };
 
 int run(const bench::Options &options) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE *)> csv(nullptr, std::fclose);
-    if (!options.csv.empty()) {
-        csv.reset(std::fopen(options.csv.c_str(), "w"));
-        if (!csv) throw std::runtime_error("cannot write " + options.csv + ": " + std::strerror(errno));
-    }
-    int device = 0, runtime = 0, driver = 0;
-    cudaDeviceProp prop{};
-    SC_CUDA_CHECK(cudaGetDevice(&device));
-    SC_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-    SC_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-    SC_CUDA_CHECK(cudaDriverGetVersion(&driver));
-    char date[32];
-    const std::time_t now = std::time(nullptr);
-    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
-    const std::string machine = std::string(prop.name) + " (sm_" + std::to_string(prop.major) +
-                                std::to_string(prop.minor) + "), " + std::to_string(prop.multiProcessorCount) +
-                                " SMs, L2 " + bench::fixed(prop.l2CacheSize / 1048576.0, 1) + " MiB, " +
-                                bench::fixed(prop.totalGlobalMem / 1073741824.0, 1) + " GiB";
-    const std::string software = "CUDA runtime " + bench::major_minor(runtime, 1000, 10) + ", driver " +
-                                 bench::major_minor(driver, 1000, 10) + ", CUB " +
-                                 version_text(CUB_VERSION, 100000, 100) + " of CCCL " +
-                                 version_text(CCCL_VERSION, 1000000, 1000) + " (SC_CCCL_NEXT: \"" +
-                                 implementation_name() + "\")";
-    std::printf("sc_bench_cccl_next on GPU %d: %s\n%s, %s\n", device, machine.c_str(), date, software.c_str());
-    std::printf("median of %d runs after %d warm-ups; runs under %zu MiB rotate through copies of their data\n",
-                options.runs, bench::kWarmups, bench::kRotateBelowBytes >> 20);
-    if (csv) {
-        std::fprintf(csv.get(), "# gpu: %s, %s\n# %s; %s; median of %d runs\n", prop.name, date, machine.c_str(),
-                     software.c_str(), options.runs);
-        std::fputs(bench::kCsvColumns, csv.get());
-        std::fflush(csv.get());
-    }
+    const bench::CsvFile csv = bench::start_report(
+        "sc_bench_cccl_next", options,
+        "CUB " + version_text(CUB_VERSION, 100000, 100) + " of CCCL " + version_text(CCCL_VERSION, 1000000, 1000) +
+            " (SC_CCCL_NEXT: \"" + implementation_name() + "\")");
     if (std::find(options.parts.begin(), options.parts.end(), "scan") == options.parts.end()) {
         std::printf("nothing to time: --only names no scan part\n");
         return 0;

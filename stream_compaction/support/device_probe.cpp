@@ -49,11 +49,11 @@ DeviceStatus probe_device() {
         status.reason = "no usable CUDA device (cannot read the device's properties)";
         return status;
     }
-    char text[256];
-    std::snprintf(text, sizeof text, "%s, sm_%d%d, %d SMs, %.1f GiB", prop.name, prop.major, prop.minor,
-                  prop.multiProcessorCount, prop.totalGlobalMem / double(1 << 30));
+    char memory[32];
+    std::snprintf(memory, sizeof memory, "%.1f GiB", prop.totalGlobalMem / double(1 << 30));
     status.usable = true;
-    status.description = text;
+    status.description = std::string(prop.name) + ", sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
+                         ", " + std::to_string(prop.multiProcessorCount) + " SMs, " + memory;
     return status;
 }
 
