@@ -18,10 +18,6 @@ namespace bench {
 
 bool runs_part(const Options &options, const std::string &part);
 
-// The scan part's sizes: the even powers of two from 2^10, 2^max_log2 itself, and the sizes not a
-// power of two 2^20-3 and 2^28-3.
-std::vector<Size> scan_sizes(int max_log2);
-
 using Sink = std::function<void(const Measurement &)>;
 
 // The block_sizes() field an implementation reads at each launch.

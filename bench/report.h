@@ -5,12 +5,14 @@
 // Plain C++: nothing here pulls in CUDA or CCCL headers.
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <iterator>
 #include <map>
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 namespace bench {
 
@@ -18,6 +20,30 @@ struct Size {
     std::size_t n;
     std::string label;  // "2^20" or "2^20-3"
 };
+
+// 2^log2 - minus, labelled so.
+inline Size power_of_two(int log2, int minus = 0) {
+    return {(std::size_t{1} << log2) - minus,
+            "2^" + std::to_string(log2) + (minus ? "-" + std::to_string(minus) : std::string())};
+}
+
+// The scan part's inputs, in every program that times it: uniform values in [0, 100) from
+// index_hash(i, kScanSeed) (fill.h), converted to the element type; the compactions keep the values
+// below each kept percentage, the partitions put those below kPartitionPercent first.
+constexpr std::uint32_t kScanSeed = 0x5eed2024u;
+constexpr int kPercentKept[] = {5, 50, 95};
+constexpr int kPartitionPercent = 50;
+
+// The scan part's sizes (every program that times it): the even powers of two from 2^10,
+// 2^max_log2 itself, and the sizes not a power of two 2^20-3 and 2^28-3.
+inline std::vector<Size> scan_sizes(int max_log2) {
+    std::vector<Size> sizes;
+    for (int log2 = 10; log2 <= max_log2; ++log2) {
+        if (log2 == 20 || log2 == 28) sizes.push_back(power_of_two(log2, 3));
+        if (log2 % 2 == 0 || log2 == max_log2) sizes.push_back(power_of_two(log2));
+    }
+    return sizes;
+}
 
 // One implementation timed at one point; the report derives GB/s, items/s, GFLOP/s, % of copy and
 // the ratio to the fastest library (CUB, Thrust, cuSPARSE, another CCCL's CUB) of the same point.

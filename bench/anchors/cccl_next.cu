@@ -75,11 +75,6 @@ const char kUsage[] =
     "Exit code: 0 done; 1 a result differs from its reference, or an error; 2 bad command line;\n"
     "77 no usable CUDA device: nothing measured.\n";
 
-// As in bench/cases/scan.cu: keep in step with it, so that both programs time the same points.
-constexpr std::uint32_t kSeed = 0x5eed2024u;
-constexpr int kPercentKept[] = {5, 50, 95};
-constexpr int kPartitionPercent[] = {50};
-
 // The anchors' predicate: x < limit (StreamCompaction::LessThan<int>, restated without the
 // project's headers).
 struct Below {
@@ -91,21 +86,6 @@ std::string implementation_name() { return "cub_" + bench::major_minor(CUB_VERSI
 
 std::string version_text(int version, int per_major, int per_minor) {
     return bench::major_minor(version, per_major, per_minor) + "." + std::to_string(version % per_minor);
-}
-
-bench::Size power_of_two(int log2, int minus = 0) {
-    return {(std::size_t{1} << log2) - minus,
-            "2^" + std::to_string(log2) + (minus ? "-" + std::to_string(minus) : std::string())};
-}
-
-// sc_bench's sizes: the even powers of two from 2^10, 2^max_log2 itself, and 2^20-3 and 2^28-3.
-std::vector<Size> make_sizes(int max_log2) {
-    std::vector<Size> sizes;
-    for (int log2 = 10; log2 <= max_log2; ++log2) {
-        if (log2 == 20 || log2 == 28) sizes.push_back(power_of_two(log2, 3));
-        if (log2 % 2 == 0 || log2 == max_log2) sizes.push_back(power_of_two(log2));
-    }
-    return sizes;
 }
 
 // Uniform values in [0, 100), as sc_bench's fill_uniform, converted to T.
@@ -221,7 +201,7 @@ public:
         : options_(options),
           report_(report),
           name_(implementation_name()),
-          sizes_(make_sizes(options.max_log2)),
+          sizes_(bench::scan_sizes(options.max_log2)),
           pool_elems_(std::max(bench::kPoolMinElems, bench::copy_stride(sizes_.back().n))),
           wide_elems_(std::max(bench::kPoolMinElems, bench::copy_stride(2 * sizes_.back().n))),
           in_(pool_elems_),
@@ -235,7 +215,7 @@ public:
         // deterministic mode's own, and slack; it grows if a call asks for more.
         env_storage_.buffer = DeviceBuffer<char>(2 * temp_.bytes() + (std::size_t{16} << 20));
         fill_uniform<<<bench::fill_blocks(pool_elems_), bench::kFillThreads, 0, stream_.get()>>>(
-            in_.get(), pool_elems_, kSeed);
+            in_.get(), pool_elems_, bench::kScanSeed);
         SC_CHECK_LAUNCH(fill_uniform);
     }
 
@@ -337,7 +317,7 @@ private:
              // int32 wraps: the last element is the reference sum modulo 2^32.
              [&] { return read_back(out_.get() + n - 1) == static_cast<int>(static_cast<std::uint32_t>(sum)); });
 
-        for (const int keep : kPercentKept) {
+        for (const int keep : bench::kPercentKept) {
             const long long kept = reference(n, keep).second;
             // Read every input, write the kept ones and the count (sc_bench's bytes).
             time("compact", size, std::to_string(keep), 4.0 * n + 4.0 * kept + 4.0, name_, rotation,
@@ -348,17 +328,15 @@ private:
                  },
                  [&] { return static_cast<long long>(read_back(count_.get())) == kept; });
         }
-        for (const int percent : kPartitionPercent) {
-            const long long trues = reference(n, percent).second;
-            time("partition", size, std::to_string(percent), 8.0 * n, name_, rotation,
-                 [&](std::size_t at) {
-                     std::size_t bytes = temp_.bytes();
-                     SC_CUDA_CHECK(cub::DevicePartition::If(temp_.get(), bytes, in_.get() + at, out_.get() + at,
-                                                            count_.get(), static_cast<int>(n), Below{percent},
-                                                            stream));
-                 },
-                 [&] { return static_cast<long long>(read_back(count_.get())) == trues; });
-        }
+        const int percent = bench::kPartitionPercent;
+        const long long trues = reference(n, percent).second;
+        time("partition", size, std::to_string(percent), 8.0 * n, name_, rotation,
+             [&](std::size_t at) {
+                 std::size_t bytes = temp_.bytes();
+                 SC_CUDA_CHECK(cub::DevicePartition::If(temp_.get(), bytes, in_.get() + at, out_.get() + at,
+                                                        count_.get(), static_cast<int>(n), Below{percent}, stream));
+             },
+             [&] { return static_cast<long long>(read_back(count_.get())) == trues; });
     }
 
     // Scans of T on the wide pools, whose copies are counted in ints (sizeof(T) / 4 per element).
@@ -369,7 +347,7 @@ private:
         cudaStream_t stream = stream_.get();
         const std::size_t count = wide_elems_ / units;
         fill_uniform<<<bench::fill_blocks(count), bench::kFillThreads, 0, stream>>>(
-            reinterpret_cast<T *>(wide_in_.get()), count, kSeed);
+            reinterpret_cast<T *>(wide_in_.get()), count, bench::kScanSeed);
         SC_CHECK_LAUNCH(fill_uniform);
         const long long sum = reference(n, 0).first;
         const auto in = [&](std::size_t at) { return reinterpret_cast<const T *>(wide_in_.get() + at); };

@@ -32,9 +32,6 @@ namespace {
 using StreamCompaction::BlockSizes;
 using Below = StreamCompaction::LessThan<int>;  // the anchors' predicate: x < keep percent
 
-constexpr std::uint32_t kSeed = 0x5eed2024u;
-constexpr int kPercentKept[] = {5, 50, 95};
-constexpr int kPartitionPercent = 50;
 constexpr int kSweepBlocks[] = {64, 128, 256, 512, 1024};
 constexpr int kSweepLog2[] = {24, 28};
 // The naive scan does O(n log n) work: above this it takes long and tells nothing new (--all).
@@ -99,21 +96,7 @@ std::size_t max_temp_bytes(const std::vector<Size> &sizes) {
     return bytes;
 }
 
-Size power_of_two(int log2, int minus = 0) {
-    return {(std::size_t{1} << log2) - minus,
-            "2^" + std::to_string(log2) + (minus ? "-" + std::to_string(minus) : std::string())};
-}
-
 }  // namespace
-
-std::vector<Size> scan_sizes(int max_log2) {
-    std::vector<Size> sizes;
-    for (int log2 = 10; log2 <= max_log2; ++log2) {
-        if (log2 == 20 || log2 == 28) sizes.push_back(power_of_two(log2, 3));
-        if (log2 % 2 == 0 || log2 == max_log2) sizes.push_back(power_of_two(log2));
-    }
-    return sizes;
-}
 
 bool runs_part(const Options &options, const std::string &part) {
     return std::find(options.parts.begin(), options.parts.end(), part) != options.parts.end();
@@ -130,7 +113,7 @@ Benchmark::Benchmark(const Options &options, Sink sink)
       temp_(max_temp_bytes(sizes_)),
       count32_(1),
       count64_(1) {
-    fill_uniform<<<fill_blocks(pool_elems_), kFillThreads, 0, stream_.get()>>>(in_.get(), pool_elems_, kSeed);
+    fill_uniform<<<fill_blocks(pool_elems_), kFillThreads, 0, stream_.get()>>>(in_.get(), pool_elems_, kScanSeed);
     SC_CHECK_LAUNCH(fill_uniform);
 }
 

@@ -19,8 +19,6 @@
 namespace bench {
 namespace {
 
-constexpr std::uint32_t kSeed = 0x5eed2024u;  // the scan part's inputs, converted to each type
-
 // Uniform values in [0, 100), as the scan part's int inputs, converted to T.
 template <class T>
 __global__ void fill_converted(T *out, std::size_t count, std::uint32_t seed) {
@@ -77,7 +75,7 @@ private:
         const std::size_t units = sizeof(T) / sizeof(int);
         cudaStream_t stream = stream_.get();
         fill_converted<<<fill_blocks(pool_ints_ / units), kFillThreads, 0, stream>>>(
-            reinterpret_cast<T *>(in_.get()), pool_ints_ / units, kSeed);
+            reinterpret_cast<T *>(in_.get()), pool_ints_ / units, kScanSeed);
         SC_CHECK_LAUNCH(fill_converted);
         const auto in = [&](std::size_t at) { return reinterpret_cast<const T *>(in_.get() + at); };
         const auto out = [&](std::size_t at) { return reinterpret_cast<T *>(out_.get() + at); };

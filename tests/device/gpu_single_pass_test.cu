@@ -12,6 +12,7 @@
 
 #include "gpu_test_util.h"
 #include "reference.h"
+#include "robustness_util.h"
 
 #include <algorithm>
 #include <climits>
@@ -348,20 +349,7 @@ std::size_t gpuSelect(const std::vector<T> &in, Pred pred, Selection selection, 
     return count;
 }
 
-// Element by element, exactly; the first difference in the message.
-template <class T>
-::testing::AssertionResult sameElements(const std::vector<T> &got, const std::vector<T> &expected, const char *what) {
-    if (got.size() != expected.size())
-        return ::testing::AssertionFailure() << what << ": " << got.size() << " elements, expected " << expected.size();
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (!(got[i] == expected[i])) {
-            ::testing::AssertionResult failure = ::testing::AssertionFailure();
-            failure << what << ": element " << i << " of " << got.size() << " differs";
-            if constexpr (std::is_arithmetic_v<T>) failure << " (got " << got[i] << ", expected " << expected[i] << ")";
-            return failure;
-        }
-    return ::testing::AssertionSuccess();
-}
+using robustness::sameElements;  // element by element, exactly; the first difference in the message
 
 // One selection against its CPU reference: the count, and every element written.
 template <class T, class Pred>
