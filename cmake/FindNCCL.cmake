@@ -7,7 +7,8 @@
 #      (`python3 -c "import nvidia.nccl"`) and, failing that, by a glob over its site-packages;
 #   4. the system's default places.
 # The wheel ships lib/libnccl.so.2 without the unversioned libnccl.so, so the library is looked up
-# under both names.
+# under both names, each directory in turn (NAMES_PER_DIR: a hinted directory holding only
+# libnccl.so.2 wins over a system libnccl.so).
 #
 # Defines NCCL_FOUND, NCCL_INCLUDE_DIR, NCCL_LIBRARY, NCCL_VERSION (from nccl.h) and the imported
 # target NCCL::nccl. CMake puts the library's directory in the build tree's RPATH, so programs
@@ -56,7 +57,7 @@ endif()
 find_path(NCCL_INCLUDE_DIR nccl.h
   HINTS ${_nccl_roots} ${_nccl_include_hints}
   PATH_SUFFIXES include)
-find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2
+find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 NAMES_PER_DIR
   HINTS ${_nccl_roots} ${_nccl_library_hints}
   PATH_SUFFIXES lib lib64 lib/x86_64-linux-gnu)
 
