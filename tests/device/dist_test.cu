@@ -439,5 +439,7 @@ TEST_F(Distributed, SpmvPowerLawWithSkewedRowsAndColumns) {
 int main(int argc, char **argv) {
     keep_nvls_off();  // before any NCCL call
     ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
+    const int status = RUN_ALL_TESTS();
+    release_group();
+    return status;
 }

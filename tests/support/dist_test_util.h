@@ -22,14 +22,23 @@ namespace D = StreamCompaction::distributed;
 inline void keep_nvls_off() { setenv("NCCL_NVLS_ENABLE", "0", 0); }
 
 // The ranks of this process: one per visible GPU, communicators made once by ncclCommInitAll.
-inline D::LocalGroup &group() {
+inline std::unique_ptr<D::LocalGroup> &group_storage() {
     static std::unique_ptr<D::LocalGroup> made;
+    return made;
+}
+
+inline D::LocalGroup &group() {
+    std::unique_ptr<D::LocalGroup> &made = group_storage();
     if (!made) {
         keep_nvls_off();
         made = std::make_unique<D::LocalGroup>();
     }
     return *made;
 }
+
+// Destroys the communicators while CUDA is still up (main calls it before returning; a static
+// destructor would run after the runtime's own teardown may have begun).
+inline void release_group() { group_storage().reset(); }
 
 // Skips without a device; otherwise the ranks are ready.
 class Distributed : public ::testing::Test {
