@@ -49,14 +49,28 @@ public:
 
     bool deviceUsable() const { return device_.usable; }
 
+    // A group this build left out (an optional dependency such as NCCL was missing). Asked for by
+    // --only, it counts as skipped with `reason` (the run exits kExitGpuSkipped, not passed);
+    // in a run of every group, one line says so and nothing is counted.
+    void notBuilt(const std::string &group, const char *desc, const std::string &reason) {
+        if (!selected(group)) return;
+        if (only_.empty()) {
+            std::printf("\n==== %s ====\n    not built: %s\n", desc, reason.c_str());
+            return;
+        }
+        std::printf("\n==== %s ====\n    skipped: %s\n", desc, reason.c_str());
+        ++skipped_;
+        not_built_reason_ = reason;
+    }
+
     // Prints "N passed, N failed, N skipped" and, when GPU tests were skipped, why; returns the
     // process exit code. A run whose GPU tests were skipped is not a pass: kExitGpuSkipped.
     int finish() const {
         std::printf("\n%d passed, %d failed, %d skipped\n", passed_, failed_, skipped_);
         if (failed_ > 0) return kExitFailed;
         if (skipped_ > 0) {
-            std::printf("%d GPU tests did not run: %s (exit code %d)\n", skipped_, device_.reason.c_str(),
-                        kExitGpuSkipped);
+            std::printf("%d GPU tests did not run: %s (exit code %d)\n", skipped_,
+                        device_.usable ? not_built_reason_.c_str() : device_.reason.c_str(), kExitGpuSkipped);
             return kExitGpuSkipped;
         }
         return kExitPassed;
@@ -78,5 +92,6 @@ private:
 
     std::vector<std::string> only_;
     DeviceStatus device_;
+    std::string not_built_reason_;
     int passed_ = 0, failed_ = 0, skipped_ = 0;
 };

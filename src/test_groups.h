@@ -15,7 +15,7 @@ extern long long NPOT;  // SIZE - 3
 
 // Names --only accepts; a test belongs to one of them.
 inline const std::vector<std::string> kTestGroups = {"cpu", "naive", "efficient", "thrust", "shared", "single-pass", "radix",
-                                                     "segmented", "spmv"};
+                                                     "segmented", "spmv", "distributed"};
 
 void scanTests(Harness &h, std::mt19937 &rng);        // scan_tests.cpp
 void compactionTests(Harness &h, std::mt19937 &rng);  // scan_tests.cpp
@@ -26,3 +26,6 @@ void segmentedTests(Harness &h, std::mt19937 &rng);   // segmented_tests.cpp
 // empty, on a generated matrix.
 void spmvTests(Harness &h, std::mt19937 &rng, const std::optional<StreamCompaction::CsrMatrix<double>> &fileMatrix,
                const std::string &matrixPath);  // spmv_tests.cpp
+// The NCCL primitives on every visible GPU (distributed_tests.cu), or a note that this build has
+// no NCCL (distributed_not_built.cpp).
+void distributedTests(Harness &h, std::mt19937 &rng);

@@ -69,6 +69,12 @@ std::size_t sample_interval(std::size_t total, int ranks, int per_rank) {
     return std::max<std::size_t>(1, (total + samples - 1) / samples);
 }
 
+std::size_t sample_sort_bound(std::size_t total, int ranks, int per_rank) {
+    const std::size_t interval = sample_interval(total, ranks, per_rank);
+    const std::size_t p = static_cast<std::size_t>(ranks);
+    return std::min(total, (total + p - 1) / p + (p + 2) * interval);
+}
+
 std::vector<std::size_t> regular_sample_positions(std::size_t n, std::size_t interval) {
     if (interval == 0) throw std::invalid_argument("regular_sample_positions: interval 0");
     std::vector<std::size_t> positions;

@@ -10,6 +10,13 @@
 #include <string>
 #include <vector>
 
+// The few rules the device code applies too (split_among_equal_keys) are compiled for both sides.
+#if defined(__CUDACC__)
+#define SC_PLAN_HOST_DEVICE __host__ __device__
+#else
+#define SC_PLAN_HOST_DEVICE
+#endif
+
 namespace StreamCompaction {
 namespace distributed {
 
@@ -85,6 +92,24 @@ std::vector<Splitter<Key>> choose_splitters(std::vector<Splitter<Key>> samples, 
     return splitters;
 }
 
+// Where a splitter sampled on rank `splitter_rank` at `splitter_position` cuts rank `rank`'s sorted
+// shard, whose keys equal to the splitter's are [below, equal_end): all of them go before it from
+// a lower rank, none from a higher one, and on its own rank those before its position.
+SC_PLAN_HOST_DEVICE inline std::size_t split_among_equal_keys(std::size_t below, std::size_t equal_end, int rank,
+                                                              int splitter_rank, std::size_t splitter_position) {
+    if (rank < splitter_rank) return equal_end;
+    if (rank > splitter_rank) return below;
+    return splitter_position < below ? below : splitter_position > equal_end ? equal_end : splitter_position;
+}
+
+// The most keys any rank holds after a sample sort of `total` keys with `per_rank` samples per rank
+// (sample_interval), whatever the shards and however many keys are equal: fewer than
+// total / ranks + (ranks + 2) * interval, and never more than total. Why: a rank's keys before a
+// splitter are within one interval of its samples before it (regular samples), and the splitters
+// are every (samples / ranks)-th of the sorted samples, of which there are at most
+// total / interval + ranks.
+std::size_t sample_sort_bound(std::size_t total, int ranks, int per_rank);
+
 // Where rank `rank`'s sorted shard splits into the buckets: ranks + 1 bounds, bucket b (for rank b)
 // being [bounds[b], bounds[b + 1]). Item i of the shard goes before splitter s when
 // (key[i], rank, i) < s. Few splitters: a binary search each. With fewer than ranks - 1 splitters
@@ -101,9 +126,7 @@ std::vector<std::size_t> bucket_bounds(const Key *sorted, std::size_t n, int ran
         // puts before (s.rank, s.position).
         const std::size_t below = std::lower_bound(sorted, sorted + n, s.key) - sorted;
         const std::size_t equal_end = std::upper_bound(sorted + below, sorted + n, s.key) - sorted;
-        std::size_t split = below;
-        if (rank < s.rank) split = equal_end;
-        else if (rank == s.rank) split = std::min(std::max(below, s.position), equal_end);
+        const std::size_t split = split_among_equal_keys(below, equal_end, rank, s.rank, s.position);
         bounds.push_back(std::max(split, bounds.back()));
     }
     while (bounds.size() <= static_cast<std::size_t>(ranks)) bounds.push_back(n);

@@ -99,6 +99,8 @@ void checkSampleSort(const std::vector<std::vector<Key>> &shards, int per_rank) 
         // Each rank's part of a bucket is off by less than one sampling interval.
         const std::size_t bound = n / ranks + 1 + ranks * interval;
         EXPECT_LE(buckets[b].size(), bound) << "bucket " << b << " of " << ranks << ", " << n << " keys";
+        // The bound the distributed sort states and sizes its outputs by.
+        EXPECT_LE(buckets[b].size(), D::sample_sort_bound(n, ranks, per_rank)) << "bucket " << b << " of " << ranks;
     }
     for (const auto &shard : shards) expected.insert(expected.end(), shard.begin(), shard.end());
     std::sort(expected.begin(), expected.end());
@@ -123,6 +125,29 @@ TEST(DistributedPlans, SampleSortBucketsConcatenateToTheSortedArray) {
 TEST(DistributedPlans, SplittersSplitRunsOfEqualKeys) {
     // Every key equal and on one rank: the splitters' positions still spread it over the ranks.
     checkSampleSort(std::vector<std::vector<long long>>{std::vector<long long>(4000, 42), {}, {}, {}}, 16);
+}
+
+TEST(DistributedPlans, SampleSortBoundHoldsForSkewedShards) {
+    // Few samples per rank make the bound tight enough to matter; every key on one rank, equal keys.
+    std::mt19937 rng(5);
+    for (const int ranks : {2, 3, 8})
+        for (const int per_rank : {1, 2, 4}) {
+            std::vector<std::vector<int>> shards(ranks);
+            shards[ranks - 1].assign(997, 7);
+            for (int &k : shards[0] = std::vector<int>(50)) k = static_cast<int>(rng() % 5);
+            SCOPED_TRACE(std::to_string(ranks) + " ranks, " + std::to_string(per_rank) + " samples per rank");
+            checkSampleSort(shards, per_rank);
+        }
+    EXPECT_EQ(D::sample_sort_bound(0, 4, 16), 0u);
+    EXPECT_EQ(D::sample_sort_bound(10, 1, 16), 10u);  // never more than the total
+}
+
+TEST(DistributedPlans, SplitAmongEqualKeysFollowsRankThenPosition) {
+    EXPECT_EQ(D::split_among_equal_keys(3, 9, 0, 1, 5), 9u);  // a lower rank: all its equal keys go first
+    EXPECT_EQ(D::split_among_equal_keys(3, 9, 2, 1, 5), 3u);  // a higher rank: none of them
+    EXPECT_EQ(D::split_among_equal_keys(3, 9, 1, 1, 5), 5u);  // its own rank: those before the position
+    EXPECT_EQ(D::split_among_equal_keys(3, 9, 1, 1, 1), 3u);
+    EXPECT_EQ(D::split_among_equal_keys(3, 9, 1, 1, 12), 9u);
 }
 
 TEST(DistributedPlans, HaloExchangeGivesTheSingleArrayProduct) {
