@@ -1,7 +1,8 @@
 // Reductions (device/reduce.cuh, reduce.h) against CPU references:
 //   - every strategy x element type (int32, int64, float, double) x operator (Sum with identity 0
 //     and 7, Min, Max, BitAnd, BitOr) at sizes 0, 1, 2, 3, around the striped and ordered tiles, not
-//     powers of two, several blocks, at block sizes 32, 256 and 1024;
+//     powers of two, tens of blocks, at block sizes 32, 256 and 1024; and past the resident grid,
+//     where each block folds several tiles and each lane several pieces;
 //   - non-commutative operators (2x2 matrix product, affine maps, a 12-byte composition, "last")
 //     on every order-preserving strategy, the atomics refusing them;
 //   - transform_reduce (commutative and ordered kernels), the maximum segment sum against Kadane,
@@ -223,12 +224,12 @@ auto randomOf() {
 }
 
 // 0 to 3, the striped kernel's tile of ints (threads x 4 x kReduceVectorsPerThread) and the
-// ordered kernel's (threads x its piece) with their neighbours, sizes that are not powers of two,
-// and one of many blocks.
+// ordered kernel's (threads x its piece) with their neighbours, and sizes that are not powers of
+// two, up to tens of blocks (ManyBlocksEachFoldingSeveralTilesAndPieces goes past the resident grid).
 std::vector<std::size_t> reduceSizes(int threads) {
     const std::size_t striped = std::size_t(threads) * 4 * SC::kReduceVectorsPerThread;
     const std::size_t ordered = std::size_t(std::min(threads, SC::detail::kOrderedMaxThreads)) * SC::detail::piece_items<int>();
-    std::vector<std::size_t> sizes = {0, 1, 2, 3, 31, 33, 1000, 100003, (std::size_t(1) << 20) + 5};
+    std::vector<std::size_t> sizes = {0, 1, 2, 3, 31, 33, 1000, 100003};
     for (const std::size_t tile : {striped, ordered, 2 * striped + ordered})
         for (const std::size_t n : {tile - 1, tile, tile + 1}) sizes.push_back(n);
     return sizes;
@@ -415,6 +416,40 @@ TEST_F(GpuReduce, MaxSegmentSumMatchesKadane) {
             }
         }
     }
+}
+
+// Past the resident grid (about a thousand blocks on an H100): every block of the striped kernel
+// folds several tiles, every lane of the ordered kernel several pieces.
+TEST_F(GpuReduce, ManyBlocksEachFoldingSeveralTilesAndPieces) {
+    const std::size_t n = (std::size_t(1) << 23) + 13;
+    const std::vector<int> ints = randomVector<int>(n, freshSeed());
+    const std::vector<double> doubles = randomVector<double>(n, freshSeed());
+    const std::vector<Mat2> matrices = randomVector<Mat2>(n, freshSeed());
+    const DeviceBuffer<int> d_ints = DeviceBuffer<int>::from_host(ints.data(), n);
+    const DeviceBuffer<double> d_doubles = DeviceBuffer<double>::from_host(doubles.data(), n);
+    const DeviceBuffer<Mat2> d_matrices = DeviceBuffer<Mat2>::from_host(matrices.data(), n);
+    const std::vector<int> drifting = valuesIn(n, -100, 101, freshSeed());
+    const DeviceBuffer<int> d_drifting = DeviceBuffer<int>::from_host(drifting.data(), n);
+    for (const int threads : {256, 1024}) {
+        SC::block_sizes().reduce = threads;
+        for (const ReduceStrategy strategy : kAll)
+            EXPECT_EQ(runReduce(strategy, d_ints.get(), n, SC::Sum{}, 0), SC::CPU::sum(int(n), ints.data()))
+                << describe(strategy, n);
+        EXPECT_EQ(runReduce(ReduceStrategy::Chunked, d_ints.get(), n, Last{}, 0), ints.back());
+        EXPECT_TRUE(matches(runReduce(ReduceStrategy::Chunked, d_doubles.get(), n, SC::Sum{}, 0.0),
+                            referenceReduce(doubles, SC::Sum{}, 0.0), magnitudeOf(doubles, 0.0)));
+        EXPECT_TRUE(matches(runReduce(ReduceStrategy::Chunked, d_doubles.get(), n, OrderedSum{}, 0.0),
+                            referenceReduce(doubles, SC::Sum{}, 0.0), magnitudeOf(doubles, 0.0)));
+        EXPECT_TRUE(runReduce(ReduceStrategy::Chunked, d_matrices.get(), n, MatMul{}, kIdentity2) ==
+                    referenceReduce(matrices, MatMul{}, kIdentity2));
+        EXPECT_TRUE(sameSegment(runMaxSegmentSum(d_ints.get(), n), kadane(ints))) << "block size " << threads;
+        EXPECT_TRUE(sameSegment(runMaxSegmentSum(d_drifting.get(), n), kadane(drifting))) << "block size " << threads;
+        long long squares = 0;
+        for (const int x : ints) squares += static_cast<long long>(x) * x;
+        EXPECT_EQ(runTransform(n, SquareOf{d_ints.get()}, SC::Sum{}, 0LL), squares);
+        EXPECT_EQ(runTransform(n, SquareOf{d_ints.get()}, OrderedSum{}, 0LL), squares);
+    }
+    reportWorstError("many blocks");
 }
 
 TEST_F(GpuReduce, CourseInterfaceMatchesTheCpu) {
