@@ -1,4 +1,4 @@
-// sc_bench: times every scan, compaction and partition of the project against CUB, Thrust and a
+// sc_bench: times every scan, compaction, partition and reduction of the project against CUB, Thrust and a
 // device-to-device copy, on one GPU, and reports a table on stdout and optionally a CSV.
 #include "cases.h"
 #include "run_header.h"
@@ -17,11 +17,13 @@ const char kUsage[] =
     "                [--matrix-dir DIR] [--csv FILE] [--help]\n"
     "Times the project's primitives against CUB, Thrust, cuSPARSE and a device-to-device copy on the\n"
     "same inputs in one process: CUDA events, median of N runs after 3 warm-ups.\n"
-    "  --only PARTS  comma-separated subset of scan,radix,segmented,spmv (default: all four)\n"
+    "  --only PARTS  comma-separated subset of scan,radix,segmented,spmv,reduce (default: all five)\n"
     "                scan: scans (int32; int64, float, double exclusive sums), compactions, partitions,\n"
     "                block-size sweep; radix: sorts at 2^20, 2^24,\n"
     "                2^28 on seven key distributions; segmented: segmented scans at 2^26; spmv: every\n"
-    "                .mtx in the matrix directory and three generated matrices\n"
+    "                .mtx in the matrix directory and three generated matrices; reduce: the four\n"
+    "                reduction strategies and the maximum segment sum of int32 against CUB's\n"
+    "                DeviceReduce (sum and max) at the scan part's sizes, GB/s of input read\n"
     "  --runs N      timed runs per median, 20..100000 (default 25)\n"
     "  --max-log2 N  largest size 2^N, 10..30 (default 28). Sizes: the even powers of two from 2^10,\n"
     "                2^N, and 2^20-3, 2^28-3 up to 2^N\n"
@@ -61,6 +63,7 @@ int run(const bench::Options &options) {
     if (bench::runs_part(options, "radix")) bench::run_radix(options, sink);
     if (bench::runs_part(options, "segmented")) bench::run_segmented(options, sink);
     if (bench::runs_part(options, "spmv")) bench::run_spmv(options, sink);
+    if (bench::runs_part(options, "reduce")) bench::run_reduce(options, sink);
     if (report.mismatches() > 0) {
         std::fprintf(stderr, "sc_bench: %d results differ from their anchor's (rows marked MISMATCH, ok=0)\n",
                      report.mismatches());

@@ -67,9 +67,9 @@ int main(int argc, char *argv[]) {
     const DeviceStatus device = StreamCompaction::probe_device();
     std::printf("SIZE = %lld, NPOT = %lld, seed = %u (repeat with --seed %u)\n", SIZE, NPOT, seed, seed);
     const SC::BlockSizes &blocks = SC::block_sizes();
-    std::printf("block sizes: naive %d, efficient %d, shared %d, single-pass %d, radix %d, segmented %d\n",
+    std::printf("block sizes: naive %d, efficient %d, shared %d, single-pass %d, radix %d, segmented %d, reduce %d\n",
                 int(blocks.naive), int(blocks.efficient), int(blocks.shared), int(blocks.single_pass), int(blocks.radix),
-                int(blocks.segmented));  // int(): BlockSize is a class, which printf's ... cannot take
+                int(blocks.segmented), int(blocks.reduce));  // int(): BlockSize is a class, which printf's ... cannot take
     std::printf("GPU: %s\n", device.usable ? device.description.c_str() : ("none (" + device.reason + ")").c_str());
 
     Harness h(args.options.only, device);
@@ -80,6 +80,7 @@ int main(int argc, char *argv[]) {
         radixTests(h, rng);
         segmentedTests(h, rng);
         spmvTests(h, rng, fileMatrix, args.options.matrixPath);
+        reduceTests(h, rng);
         distributedTests(h, rng);
     } catch (const std::exception &e) {  // e.g. host memory for a huge --size
         std::fprintf(stderr, "%s: %s\n", argv[0], e.what());

@@ -52,5 +52,37 @@ int compactWithScan(int n, int *odata, const int *idata) {
     return count;
 }
 
+int sum(int n, const int *idata) {
+    Common::checkHostArgs("CPU::sum", n, idata, idata);
+    timer().startCpuTimer();
+    unsigned total = 0;  // unsigned: overflow wraps instead of being undefined
+    for (int i = 0; i < n; ++i) total += static_cast<unsigned>(idata[i]);
+    timer().endCpuTimer();
+    return static_cast<int>(total);
+}
+
+MaxSegmentSum maxSegmentSum(int n, const int *idata) {
+    Common::checkHostArgs("CPU::maxSegmentSum", n, idata, idata);
+    timer().startCpuTimer();
+    // `current` is the best segment ending at element i, [current_begin, i + 1); of those with the
+    // same sum, the one that starts first, so a run that sums to 0 is extended, not restarted.
+    // A later segment replaces the best only when strictly larger: with an equal sum it starts no
+    // earlier (begins only move forward) and ends later.
+    MaxSegmentSum best{0, 0, 0};  // the empty segment [0, 0): a segment must be positive to beat it
+    long long current = -1;
+    std::size_t current_begin = 0;
+    for (int i = 0; i < n; ++i) {
+        if (current < 0) {
+            current = idata[i];
+            current_begin = static_cast<std::size_t>(i);
+        } else {
+            current += idata[i];
+        }
+        if (current > best.sum) best = {current, current_begin, static_cast<std::size_t>(i) + 1};
+    }
+    timer().endCpuTimer();
+    return best;
+}
+
 }  // namespace CPU
 }  // namespace StreamCompaction

@@ -112,6 +112,8 @@ if [ "$phase" = sanitize ] || [ "$phase" = all ]; then
     racecheck_sweeps+=:GpuScan.EveryImplementationMatchesCpuOnEdgeSizes:GpuCompact.MatchesCpuOnEdgeSizesAndPredicates
     racecheck_sweeps+=:GpuConcurrency.OneSpmv*:GpuConcurrency.*WithSeparateStorage
     racecheck_sweeps+=:SinglePass.PartitionPutsTheFalsesInReverseOrder:SinglePass.PartitionsOfEveryElementSize
+    racecheck_sweeps+=:GpuReduce.EveryStrategyTypeAndOperatorMatchesTheCpu:GpuReduce.NonCommutativeOperatorsKeepThe*
+    racecheck_sweeps+=:GpuReduce.TransformReduceFusesTheMap:GpuReduce.MaxSegmentSumMatchesKadane:GpuReduce.ManyBlocks*
     step "sanitizer memcheck" "$logs/sanitizer.log" sharded "$logs" --tool memcheck --error-exitcode 1 \
         "$build/bin/gpu_tests" --gtest_filter="$sanitize-GpuLarge*:GpuFailure*"
     step "sanitizer racecheck" "$logs/sanitizer.log" sharded "$logs" --tool racecheck --error-exitcode 1 \

@@ -4,7 +4,8 @@
     python3 bench/plot/plot.py bench.csv --out img
 
 writes img/scan_time.png, img/scan_bandwidth.png, img/block_size_sweep.png and img/compaction.png,
-and the radix, segmented-scan and SpMV figures of radix_sort.py, segmented.py, spmv.py,
+and the radix, segmented-scan, SpMV and reduction figures of radix_sort.py, segmented.py, spmv.py,
+reduction.py (img/reduce.png: the reduction strategies across n),
 and prints Markdown tables of the results, for the README. Parts missing from the CSV are skipped.
 Every ratio is to the fastest library at the same point in the CSV (anchors.py), whichever that is:
 cub, thrust, another CCCL's cub_<version> merged in from sc_bench_cccl_next, or cuSPARSE.
@@ -271,6 +272,7 @@ def main():
     import matplotlib.pyplot
     plt = matplotlib.pyplot
     import radix_sort  # each family's figures and table in its own module (they import matplotlib)
+    import reduction
     import segmented
     import spmv
 
@@ -279,7 +281,7 @@ def main():
     plot_sweep(rows, gpu, args.out)
     plot_compaction(rows, gpu, args.out)
     markdown(rows)
-    for part in (radix_sort, segmented, spmv):
+    for part in (radix_sort, segmented, spmv, reduction):
         part.plot(rows, gpu, args.out)
         part.markdown(rows)
 

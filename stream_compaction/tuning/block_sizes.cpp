@@ -27,6 +27,7 @@ void set_block_size(int threads) {
     sizes.single_pass = threads;
     sizes.radix = threads < 512 ? threads : 512;  // the radix sort's tile lives in registers: 512 at most
     sizes.segmented = threads;
+    sizes.reduce = threads;
 }
 
 }  // namespace StreamCompaction

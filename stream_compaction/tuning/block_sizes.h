@@ -36,6 +36,7 @@ struct BlockSizes {
     BlockSize single_pass{256};  // single-pass scan, compaction and partition (device/scan.cuh, device/select.cuh)
     BlockSize radix{512};        // onesweep radix sort (device/radix_sort.cuh): a multiple of 32 up to 512
     BlockSize segmented{256};    // merge-path segmented reduce and SpMV (device/segmented_reduce.cuh, spmv.cu)
+    BlockSize reduce{256};       // reductions, every strategy (device/reduce.cuh, reduce.cu)
 };
 
 // The process-wide settings the implementations read at each launch.

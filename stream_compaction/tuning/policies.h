@@ -32,4 +32,18 @@ constexpr int kMergePathItemsPerThread = 15;
 template <class V>
 constexpr int kMergePathRegisters = sizeof(V) <= 4 ? 40 : 64;
 
+// Reductions (device/reduce.cuh), chunked and atomics strategies.
+// Striped kernel (operators known to be commutative): 16-byte vectors each thread loads per tile,
+// all issued before any is combined, so that several loads per thread are in flight (CUB's
+// choice for 4-byte sums on sm_90 is the same 4 x 4 items).
+constexpr int kReduceVectorsPerThread = 4;
+// Order-preserving kernel (any operator, and the maximum segment sum): bytes of its own chunk each
+// lane receives per step, staged through shared memory so that the global loads stay coalesced.
+// 128 bytes: 8 of the 32 lanes read one full 128-byte line per load instruction.
+constexpr int kReducePieceBytes = 128;
+// The most blocks of a chunked grid; the last-block combine's partials (temporary storage) are
+// sized for it. The grid is otherwise the resident blocks per SM times the SMs (1056 for 256
+// threads on an H100).
+constexpr int kReduceMaxBlocks = 4096;
+
 }  // namespace StreamCompaction

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace StreamCompaction {
@@ -30,6 +31,10 @@ KernelLimits query_limits(const void *kernel, int device) {
             48 * 1024 - attributes.sharedSizeBytes};
 }
 
+// Resident grids by device, kernel, threads and dynamic shared memory.
+std::mutex grids_mutex;
+std::map<std::tuple<int, const void *, int, std::size_t>, unsigned> grids_cache;
+
 }  // namespace
 
 void prepare_launch(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes) {
@@ -54,6 +59,22 @@ void prepare_launch(const void *kernel, const char *name, int threads, std::size
                                            static_cast<int>(dynamic_shared_bytes)));
         limits.opted_in = dynamic_shared_bytes;
     }
+}
+
+unsigned resident_grid(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes) {
+    prepare_launch(kernel, name, threads, dynamic_shared_bytes);
+    int device = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&device));
+    const auto key = std::make_tuple(device, kernel, threads, dynamic_shared_bytes);
+    std::lock_guard<std::mutex> lock(grids_mutex);
+    const auto found = grids_cache.find(key);
+    if (found != grids_cache.end()) return found->second;
+    int per_sm = 0, sms = 0;
+    SC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, dynamic_shared_bytes));
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const unsigned grid = static_cast<unsigned>(per_sm > 0 ? per_sm : 1) * static_cast<unsigned>(sms > 0 ? sms : 1);
+    grids_cache.emplace(key, grid);
+    return grid;
 }
 
 }  // namespace detail

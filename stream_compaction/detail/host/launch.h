@@ -29,5 +29,11 @@ struct LaunchSite {
 // once per kernel and device.
 void prepare_launch(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes);
 
+// The grid of a kernel that loops over its work (a grid sized to the GPU): how many blocks of
+// `kernel` at `threads` and `dynamic_shared_bytes` are resident on the current device at once,
+// resident blocks per SM times SMs, at least 1. Runs prepare_launch first (same errors). Looked up
+// once per kernel, device and configuration, so that a call pays a map lookup, not an occupancy query.
+unsigned resident_grid(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes);
+
 }  // namespace detail
 }  // namespace StreamCompaction

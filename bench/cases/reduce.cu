@@ -1,0 +1,150 @@
+// sc_bench's reduce part: the four reduction strategies and the maximum segment sum of int32 at the
+// scan part's sizes (2^10 ... 2^28), against the toolkit's cub::DeviceReduce: Sum (the anchor of
+// param "sum") and Reduce with a maximum (param "max"). Operation "reduce".
+//
+// Bytes counted: the input read (4n; the result's few bytes are left out), so GB/s is the read
+// bandwidth the reduction reaches. The maximum segment sum ("mss") reads the same input and is
+// listed at param "sum": its ratio is to CUB's plain sum of the same array, the issue's yardstick.
+// Inputs: values in [-50, 50] from index_hash (a random walk: the best segment is long, not the
+// whole array); every result is checked against the CPU (Kadane for mss) on the first copy.
+#include "cases.h"
+#include "fill.h"
+
+#include <stream_compaction/cpu.h>
+#include <stream_compaction/device/reduce.cuh>
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/support/operators.cuh>
+
+#include <cub/device/device_reduce.cuh>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace bench {
+namespace {
+
+using StreamCompaction::DeviceBuffer;
+using StreamCompaction::MaxSegmentSum;
+using StreamCompaction::ReduceStrategy;
+
+constexpr std::uint32_t kReduceSeed = 0x5eed2026u;
+
+__global__ void fill_signed(int *out, std::size_t count, std::uint32_t seed) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        out[i] = static_cast<int>(index_hash(i, seed) % 101u) - 50;
+}
+
+class Reductions {
+public:
+    Reductions(const Options &options, const Sink &sink)
+        : options_(options),
+          sink_(sink),
+          sizes_(scan_sizes(options.max_log2)),
+          pool_elems_(std::max(kPoolMinElems, copy_stride(sizes_.back().n))),
+          in_(pool_elems_),
+          sum_(1),
+          segment_(1),
+          temp_(temp_bytes()),
+          host_(sizes_.back().n) {
+        fill_signed<<<fill_blocks(pool_elems_), kFillThreads, 0, stream_.get()>>>(in_.get(), pool_elems_, kReduceSeed);
+        SC_CHECK_LAUNCH(fill_signed);
+        SC_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+        in_.copy_to_host(host_.data(), host_.size());  // copy 0 of every size: the references' input
+    }
+
+    void run() {
+        for (const Size &size : sizes_) {
+            std::fprintf(stderr, "[reduce] n=%s\n", size.label.c_str());
+            const int *first = host_.data();
+            const int sum = StreamCompaction::CPU::sum(static_cast<int>(size.n), first);
+            run_op("sum", size, StreamCompaction::Sum{}, 0, sum);
+            run_op("max", size, StreamCompaction::Max{}, INT_MIN, *std::max_element(first, first + size.n));
+        }
+    }
+
+private:
+    std::size_t temp_bytes() const {
+        const std::size_t n = sizes_.back().n;  // every size's storage grows with n
+        std::size_t cub_sum = 0, cub_max = 0;
+        SC_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, cub_sum, static_cast<const int *>(nullptr), static_cast<int *>(nullptr),
+                                             static_cast<int>(n)));
+        SC_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, cub_max, static_cast<const int *>(nullptr),
+                                                static_cast<int *>(nullptr), static_cast<int>(n), StreamCompaction::Max{},
+                                                INT_MIN));
+        std::size_t bytes = std::max({cub_sum, cub_max, StreamCompaction::max_segment_sum_temp_bytes(n)});
+        for (const ReduceStrategy strategy : StreamCompaction::kReduceStrategies)
+            bytes = std::max(bytes, StreamCompaction::reduce_temp_bytes<int>(n, strategy));
+        return bytes;
+    }
+
+    template <class T>
+    T read_back(const T *d_value) {
+        T value{};
+        SC_CUDA_CHECK(cudaMemcpyAsync(&value, d_value, sizeof(T), cudaMemcpyDeviceToHost, stream_.get()));
+        SC_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+        return value;
+    }
+
+    // Verifies run(0) with `correct`, then times run on rotating copies.
+    void measure(const char *implementation, const char *param, const Size &size, bool library,
+                 const std::function<void(std::size_t)> &run, const std::function<bool()> &correct, Rotation &rotation) {
+        run(0);
+        const bool ok = correct();
+        if (!ok) std::fprintf(stderr, "warning: reduce %s %s n=%s: wrong result\n", implementation, param, size.label.c_str());
+        const double ms = median_ms(stream_.get(), rotation, options_.runs, run);
+        Measurement m{"reduce", implementation, size, param, ms, 4.0 * size.n,
+                      library ? 0 : int(StreamCompaction::block_sizes().reduce), ok};
+        m.anchor = library;
+        sink_(m);
+    }
+
+    template <class Op>
+    void run_op(const char *param, const Size &size, Op op, int identity, int expected) {
+        const std::size_t n = size.n;
+        cudaStream_t stream = stream_.get();
+        Rotation rotation(n, pool_elems_);
+        const auto in = [&](std::size_t at) { return in_.get() + at; };
+        const auto sum_is_right = [&] { return read_back(sum_.get()) == expected; };
+        measure("cub", param, size, true, [&](std::size_t at) {
+            std::size_t bytes = temp_.bytes();
+            if constexpr (std::is_same_v<Op, StreamCompaction::Sum>)
+                SC_CUDA_CHECK(cub::DeviceReduce::Sum(temp_.get(), bytes, in(at), sum_.get(), static_cast<int>(n), stream));
+            else
+                SC_CUDA_CHECK(cub::DeviceReduce::Reduce(temp_.get(), bytes, in(at), sum_.get(), static_cast<int>(n), op,
+                                                        identity, stream));
+        }, sum_is_right, rotation);
+        for (const ReduceStrategy strategy : StreamCompaction::kReduceStrategies)
+            measure(StreamCompaction::reduce_strategy_name(strategy), param, size, false, [&](std::size_t at) {
+                StreamCompaction::reduce(strategy, in(at), sum_.get(), n, op, identity, temp_.get(), temp_.bytes(), stream);
+            }, sum_is_right, rotation);
+        if (!std::is_same_v<Op, StreamCompaction::Sum>) return;
+        const MaxSegmentSum kadane = StreamCompaction::CPU::maxSegmentSum(static_cast<int>(n), host_.data());
+        measure("mss", param, size, false, [&](std::size_t at) {
+            StreamCompaction::max_segment_sum(in(at), segment_.get(), n, temp_.get(), temp_.bytes(), stream);
+        }, [&] { return read_back(segment_.get()) == kadane; }, rotation);
+    }
+
+    const Options &options_;
+    const Sink &sink_;
+    std::vector<Size> sizes_;
+    std::size_t pool_elems_;
+    Stream stream_;
+    DeviceBuffer<int> in_;
+    DeviceBuffer<int> sum_;
+    DeviceBuffer<MaxSegmentSum> segment_;
+    DeviceBuffer<char> temp_;
+    std::vector<int> host_;
+};
+
+}  // namespace
+
+void run_reduce(const Options &options, const Sink &sink) { Reductions(options, sink).run(); }
+
+}  // namespace bench

@@ -1,0 +1,110 @@
+"""Figures and table for this part of sc_bench's CSV (called by plot.py): the reductions.
+
+img/reduce.png: the lecture's table of strategies on this GPU, as curves across n: GB/s of input
+read (4 bytes per int32) of CUB, tree, group, chunked and atomics, and of the maximum segment sum
+(mss, same input), for the sum (left) and the maximum (right), on log-log axes. The Markdown
+table: ms, GB/s and the ratio to the fastest library of the point (CUB; plot.py computes it) at
+the issue's sizes (2^10, 2^16, 2^20 and the largest n). Nothing when the CSV has no reduce rows.
+Imported by plot.py once matplotlib may be.
+"""
+import math
+import os
+import sys
+
+import matplotlib.pyplot as plt
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+OPERATION = "reduce"
+PANELS = [("sum", "Sum of int32"), ("max", "Maximum of int32")]
+ORDER = ["cub", "tree", "group", "chunked", "atomics", "mss"]  # the anchor first
+# CUB keeps plot.py's blue; the strategies take colours of their own, mss a dashed line (another operator).
+COLORS = dict(zip(ORDER, (plt.get_cmap("tab10").colors[i] for i in (0, 7, 8, 3, 4, 9))))
+STYLES = {"mss": dict(linestyle="--")}
+TABLE_SIZES = [1 << 10, 1 << 16, 1 << 20]
+
+
+def reduce_rows(rows, param=None):
+    return [r for r in rows if r["operation"] == OPERATION and (param is None or str(r["param"]) == param)]
+
+
+def implementations(rows):
+    names = {r["implementation"] for r in rows}
+    return sorted(names, key=lambda i: (ORDER.index(i) if i in ORDER else len(ORDER), i))
+
+
+def size_label(n):
+    for minus in (0, 3):
+        m = n + minus
+        if m & (m - 1) == 0:
+            return f"2^{m.bit_length() - 1}" + (f"-{minus}" if minus else "")
+    return str(n)
+
+
+def power_of_two(n):
+    return n & (n - 1) == 0
+
+
+def powers_of_two_axis(axis):
+    lo, hi = axis.get_view_interval()
+    exponents = range(max(0, math.floor(math.log2(lo))), math.ceil(math.log2(hi)) + 1)
+    axis.set_major_locator(FixedLocator([2.0 ** k for k in exponents if k % 2 == 0]))
+    axis.set_minor_locator(NullLocator())
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"$2^{{{round(math.log2(value))}}}$"))
+
+
+def panel(ax, rows, copies, what, gpu):
+    """GB/s read against n (powers of two only: the 2^k - 3 points would crowd them)."""
+    for impl in implementations(rows):
+        series = sorted((r for r in rows if r["implementation"] == impl and power_of_two(r["n"])), key=lambda r: r["n"])
+        if series:
+            ax.plot([r["n"] for r in series], [r["gbps"] for r in series], marker="o", markersize=3, label=impl,
+                    color=COLORS.get(impl), **STYLES.get(impl, {}))
+    if copies:
+        ax.plot([r["n"] for r in copies], [r["gbps"] for r in copies], color="black", linestyle=":", linewidth=1.2,
+                label="copy (bytes read + written)")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    powers_of_two_axis(ax.xaxis)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+    ax.set_xlabel("n (int32 elements)")
+    ax.set_ylabel("GB/s of input read (4 bytes per element)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")  # the curves rise from the lower left
+    ax.set_title(what + (f"\n{gpu}" if gpu else ""), fontsize=10)
+
+
+def plot(rows, gpu, out):
+    panels = [(reduce_rows(rows, param), what) for param, what in PANELS]
+    panels = [(selected, what) for selected, what in panels if selected]
+    if not panels:
+        return
+    copies = sorted((r for r in rows if r["operation"] == "copy" and power_of_two(r["n"])), key=lambda r: r["n"])
+    fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 5), squeeze=False)
+    for ax, (selected, what) in zip(axes[0], panels):
+        panel(ax, selected, copies, what, gpu)
+    path = os.path.join(out, "reduce.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def markdown(rows):
+    """Each operator at the table's sizes and the largest n, CUB first: ms, GB/s, ratio to the fastest library."""
+    selected = reduce_rows(rows)
+    if not selected:
+        return
+    largest = max(r["n"] for r in selected)
+    sizes = [n for n in TABLE_SIZES if n < largest] + [largest]
+    print()
+    print("| reduce | n | implementation | ms | GB/s read | vs fastest library | fastest library |")
+    print("|---|---|---|---:|---:|---:|---|")
+    for param, _ in PANELS:
+        for n in sizes:
+            point = [r for r in selected if str(r["param"]) == param and r["n"] == n]
+            for impl in implementations(point):
+                for r in (r for r in point if r["implementation"] == impl):
+                    flag = "" if r["ok"] else " (MISMATCH)"
+                    ratio = "–" if r["ratio"] is None else f"{r['ratio']:.2f}"
+                    print(f"| {param} | {size_label(n)} | {impl}{flag} | {r['ms']:.4f} | {r['gbps']:.0f} | {ratio} "
+                          f"| {r.get('fastest') or '–'} |")

@@ -1,0 +1,38 @@
+#pragma once
+// Block-level reduction in order (warps in order, lanes in order within each): any associative
+// operator, no identity needed. The values to combine are those of a prefix of the block's threads.
+#include <stream_compaction/detail/warp/warp_reduce.cuh>
+
+namespace StreamCompaction {
+namespace detail {
+
+template <class T>
+struct BlockReduceStorage {
+    T warp_totals[kWarpThreads];
+};
+
+// Thread 0 returns the values of the threads with `valid` set combined in thread order, when those
+// threads are a prefix of the block and there is at least one; the others return anything. Every
+// thread of the block must call it (blockDim.x a multiple of 32). Between two calls on the same
+// storage the block must pass a __syncthreads() (warp 0 may still be reading it).
+template <class T, class Combine>
+__device__ __forceinline__ T block_reduce_prefix(T value, bool valid, Combine combine, BlockReduceStorage<T> &smem) {
+    const unsigned lane = threadIdx.x % kWarpThreads;
+    const unsigned warp = threadIdx.x / kWarpThreads;
+    // The valid lanes of a warp are a prefix of it, since the valid threads are a prefix of the block.
+    const unsigned valid_lanes = __popc(__ballot_sync(kFullMask, valid));
+    value = warp_reduce_prefix(value, valid_lanes, combine);
+    const bool warp_has_values = valid_lanes > 0;
+    if (lane == 0 && warp_has_values) smem.warp_totals[warp] = value;
+    // A barrier, and the count of warps with values: a prefix of the warps too.
+    const unsigned valid_warps = __syncthreads_count(lane == 0 && warp_has_values);
+    if (warp == 0 && valid_warps > 1) {
+        T total = lane < valid_warps ? smem.warp_totals[lane] : value;
+        total = warp_reduce_prefix(total, valid_warps, combine);
+        value = total;
+    }
+    return value;
+}
+
+}  // namespace detail
+}  // namespace StreamCompaction

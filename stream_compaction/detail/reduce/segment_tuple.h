@@ -1,0 +1,136 @@
+#pragma once
+// The maximum segment sum as a map-reduce: the lecture's 4-tuple (mss, mis, mcs, ts), each field
+// with its bounds, so that the reduction returns the segment as well as its sum. Plain C++ that
+// compiles for the host and the device: the kernels run it, and the CPU tests check the operator's
+// associativity and the lane fold against a brute force.
+//
+// Tie rule (support/reduction.h): of the segments with the largest sum, the one that starts first,
+// then the shortest. Every field below is the best candidate of its kind under an order that
+// agrees with it, so combining two ranges only compares candidates: the operator is associative.
+// Sums are 64-bit: int32 values over fewer than 2^32 elements cannot overflow them.
+#include <stream_compaction/support/reduction.h>
+
+#include <climits>
+
+#if defined(__CUDACC__)
+#define SC_SEGMENT_HD __host__ __device__ __forceinline__
+#else
+#define SC_SEGMENT_HD inline
+#endif
+
+namespace StreamCompaction {
+namespace detail {
+
+using SegmentIndex = unsigned long long;
+
+// The reduction of a non-empty range [a, b) of the array; only non-empty segments are candidates
+// (the empty one is added at the end, max_segment_of).
+struct SegmentTuple {
+    long long total;   // ts: the sum of [a, b)
+    long long prefix;  // mis: the largest sum of a prefix [a, prefix_end); ties: the shortest
+    long long suffix;  // mcs: the largest sum of a suffix [suffix_begin, b); ties: the longest
+    long long best;    // mss: the largest sum of a segment [best_begin, best_end); ties: the tie rule
+    SegmentIndex prefix_end, suffix_begin, best_begin, best_end;
+};
+
+// The map: element x at index i.
+SC_SEGMENT_HD SegmentTuple segment_of(long long x, SegmentIndex i) { return {x, x, x, x, i + 1, i, i, i + 1}; }
+
+// Whether segment (sum, begin, end) beats (other_sum, other_begin, other_end) under the tie rule.
+SC_SEGMENT_HD bool better_segment(long long sum, SegmentIndex begin, SegmentIndex end, long long other_sum,
+                                  SegmentIndex other_begin, SegmentIndex other_end) {
+    if (sum != other_sum) return sum > other_sum;
+    if (begin != other_begin) return begin < other_begin;
+    return end < other_end;
+}
+
+// The operator: `earlier` is [a, m), `later` is [m, b).
+SC_SEGMENT_HD SegmentTuple combine_segments(const SegmentTuple &earlier, const SegmentTuple &later) {
+    SegmentTuple out;
+    out.total = earlier.total + later.total;
+    // A prefix of [a, b) is one of earlier's, or all of earlier and one of later's, which ends
+    // later: it must be strictly larger to win.
+    const long long through = earlier.total + later.prefix;
+    const bool longer_prefix = through > earlier.prefix;
+    out.prefix = longer_prefix ? through : earlier.prefix;
+    out.prefix_end = longer_prefix ? later.prefix_end : earlier.prefix_end;
+    // A suffix is one of later's, or one of earlier's followed by all of later, which begins
+    // earlier: it wins ties.
+    const long long from = earlier.suffix + later.total;
+    const bool longer_suffix = from >= later.suffix;
+    out.suffix = longer_suffix ? from : later.suffix;
+    out.suffix_begin = longer_suffix ? earlier.suffix_begin : later.suffix_begin;
+    // A segment lies in earlier, in later, or across m: earlier's best suffix then later's best
+    // prefix (the best crossing segment under the tie rule: the earliest begin, the earliest end).
+    out.best = earlier.best;
+    out.best_begin = earlier.best_begin;
+    out.best_end = earlier.best_end;
+    const long long across = earlier.suffix + later.prefix;
+    if (better_segment(across, earlier.suffix_begin, later.prefix_end, out.best, out.best_begin, out.best_end)) {
+        out.best = across;
+        out.best_begin = earlier.suffix_begin;
+        out.best_end = later.prefix_end;
+    }
+    if (better_segment(later.best, later.best_begin, later.best_end, out.best, out.best_begin, out.best_end)) {
+        out.best = later.best;
+        out.best_begin = later.best_begin;
+        out.best_end = later.best_end;
+    }
+    return out;
+}
+
+struct CombineSegments {
+    SC_SEGMENT_HD SegmentTuple operator()(const SegmentTuple &earlier, const SegmentTuple &later) const {
+        return combine_segments(earlier, later);
+    }
+};
+
+// The answer, with the empty segment as a candidate: it is [0, 0), so it wins every tie at 0.
+SC_SEGMENT_HD MaxSegmentSum max_segment_of(const SegmentTuple &t) {
+    if (t.best <= 0) return {0, 0, 0};
+    return {t.best, static_cast<std::size_t>(t.best_begin), static_cast<std::size_t>(t.best_end)};
+}
+
+// ---- one thread's contiguous chunk, folded element by element (Brent's sequential part) ----
+//
+// The same result as combining segment_of(x_i, i) from left to right, with less work per element
+// (Kadane's step): `current` is the best segment ending at the last element seen (ties: the
+// earliest begin), so it is both the next candidate for `best` and, at the end, the chunk's best
+// suffix. Indices are chunk-local and 32-bit; the caller keeps chunks under 2^32 elements.
+struct SegmentFold {
+    long long total, prefix, current, best;
+    unsigned prefix_end, current_begin, best_begin, best_end;
+};
+
+// Before any element: the first one starts `current` (current < 0) and beats every sentinel.
+SC_SEGMENT_HD SegmentFold segment_fold_start() { return {0, LLONG_MIN, -1, LLONG_MIN, 0, 0, 0, 0}; }
+
+SC_SEGMENT_HD bool segment_fold_empty(const SegmentFold &f) { return f.prefix == LLONG_MIN; }
+
+// Element x at chunk-local index i (indices increase by one from 0).
+SC_SEGMENT_HD void segment_fold_step(SegmentFold &f, int x, unsigned i) {
+    f.total += x;
+    const bool longer_prefix = f.total > f.prefix;  // a later end wins only when strictly larger
+    f.prefix = longer_prefix ? f.total : f.prefix;
+    f.prefix_end = longer_prefix ? i + 1 : f.prefix_end;
+    const bool restart = f.current < 0;  // at 0, extending keeps the earlier begin (the tie rule)
+    f.current = restart ? static_cast<long long>(x) : f.current + x;
+    f.current_begin = restart ? i : f.current_begin;
+    // Strictly larger only: `best` came from an earlier `current`, whose begin is no later than
+    // this one's (begins only move forward), and whose end is earlier.
+    const bool better = f.current > f.best;
+    f.best = better ? f.current : f.best;
+    f.best_begin = better ? f.current_begin : f.best_begin;
+    f.best_end = better ? i + 1 : f.best_end;
+}
+
+// The fold of a non-empty chunk as a tuple, its indices made global (the chunk starts at `base`).
+SC_SEGMENT_HD SegmentTuple segment_fold_result(const SegmentFold &f, SegmentIndex base) {
+    return {f.total,           f.prefix,          f.current,           f.best, base + f.prefix_end,
+            base + f.current_begin, base + f.best_begin, base + f.best_end};
+}
+
+}  // namespace detail
+}  // namespace StreamCompaction
+
+#undef SC_SEGMENT_HD
