@@ -80,6 +80,7 @@ int main(int argc, char *argv[]) {
         radixTests(h, rng);
         segmentedTests(h, rng);
         spmvTests(h, rng, fileMatrix, args.options.matrixPath);
+        byKeyTests(h, rng);
     } catch (const std::exception &e) {  // e.g. host memory for a huge --size
         std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
         return kExitFailed;
