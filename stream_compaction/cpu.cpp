@@ -1,5 +1,7 @@
 #include <stream_compaction/cpu.h>
 
+#include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 namespace StreamCompaction {
@@ -82,6 +84,96 @@ MaxSegmentSum maxSegmentSum(int n, const int *idata) {
     }
     timer().endCpuTimer();
     return best;
+
+// ---- runs and histograms ----
+
+// Calls run(first, end) for each run [first, end) of equal keys, in order; returns their number.
+template <class Run>
+static int forEachRun(int n, const int *keys, Run run) {
+    int runs = 0;
+    for (int first = 0, end = 0; first < n; first = end, ++runs) {
+        end = first + 1;
+        while (end < n && keys[end] == keys[first]) ++end;
+        run(runs, first, end);
+    }
+    return runs;
+}
+
+int reduceByKey(int n, int *uniqueKeys, int *sums, const int *keys, const int *values) {
+    Common::checkHostArgs("CPU::reduceByKey", n, uniqueKeys, keys);
+    Common::checkHostArgs("CPU::reduceByKey", n, sums, values);
+    timer().startCpuTimer();
+    const int runs = forEachRun(n, keys, [&](int j, int first, int end) {
+        unsigned sum = 0;  // unsigned: overflow wraps instead of being undefined
+        for (int i = first; i < end; ++i) sum += static_cast<unsigned>(values[i]);
+        uniqueKeys[j] = keys[first];
+        sums[j] = static_cast<int>(sum);
+    });
+    timer().endCpuTimer();
+    return runs;
+}
+
+int unique(int n, int *odata, const int *idata) {
+    Common::checkHostArgs("CPU::unique", n, odata, idata);
+    timer().startCpuTimer();
+    const int runs = forEachRun(n, idata, [&](int j, int first, int) { odata[j] = idata[first]; });
+    timer().endCpuTimer();
+    return runs;
+}
+
+int uniqueByKey(int n, int *keysOut, int *valuesOut, const int *keys, const int *values) {
+    Common::checkHostArgs("CPU::uniqueByKey", n, keysOut, keys);
+    Common::checkHostArgs("CPU::uniqueByKey", n, valuesOut, values);
+    timer().startCpuTimer();
+    const int runs = forEachRun(n, keys, [&](int j, int first, int) {
+        keysOut[j] = keys[first];
+        valuesOut[j] = values[first];
+    });
+    timer().endCpuTimer();
+    return runs;
+}
+
+int runLengthEncode(int n, int *uniqueOut, int *lengths, const int *idata) {
+    Common::checkHostArgs("CPU::runLengthEncode", n, uniqueOut, idata);
+    Common::checkHostArgs("CPU::runLengthEncode", n, lengths, idata);
+    timer().startCpuTimer();
+    const int runs = forEachRun(n, idata, [&](int j, int first, int end) {
+        uniqueOut[j] = idata[first];
+        lengths[j] = end - first;
+    });
+    timer().endCpuTimer();
+    return runs;
+}
+
+static void checkHistogramArgs(int n, const void *samples, int numBins, const unsigned *counts, bool ordered) {
+    Common::checkHostArgs("CPU::histogramEven", n, counts, samples);
+    if (numBins <= 0 || counts == nullptr || !ordered)
+        throw std::invalid_argument("CPU::histogramEven: needs numBins > 0, counts and lower < upper");
+}
+
+void histogramEven(int n, const int *samples, int numBins, int lower, int upper, unsigned *counts) {
+    checkHistogramArgs(n, samples, numBins, counts, lower < upper);
+    timer().startCpuTimer();
+    std::fill(counts, counts + numBins, 0u);
+    const long long range = static_cast<long long>(upper) - lower;  // < 2^32: the products below fit
+    for (int i = 0; i < n; ++i)
+        if (samples[i] >= lower && samples[i] < upper)
+            ++counts[(static_cast<long long>(samples[i]) - lower) * numBins / range];
+    timer().endCpuTimer();
+}
+
+void histogramEven(int n, const float *samples, int numBins, float lower, float upper, unsigned *counts) {
+    checkHistogramArgs(n, samples, numBins, counts, lower < upper);
+    timer().startCpuTimer();
+    std::fill(counts, counts + numBins, 0u);
+    const double scale = static_cast<double>(numBins) / (static_cast<double>(upper) - static_cast<double>(lower));
+    for (int i = 0; i < n; ++i) {
+        const float x = samples[i];
+        if (!(x >= lower && x < upper)) continue;
+        const long long bin = static_cast<long long>((static_cast<double>(x) - static_cast<double>(lower)) * scale);
+        ++counts[bin < numBins ? bin : numBins - 1];
+    }
+    timer().endCpuTimer();
 }
 
 }  // namespace CPU

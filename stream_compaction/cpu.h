@@ -25,5 +25,28 @@ int sum(int n, const int *idata);
 // positive sum; of the segments with the largest sum, the one that starts first, then the shortest.
 MaxSegmentSum maxSegmentSum(int n, const int *idata);
 
+// ---- runs and histograms: the references of device/by_key.cuh and device/histogram.cuh ----
+// A run is a maximal stretch of consecutive equal keys (items). Each returns the number of runs;
+// outputs need room for n.
+
+// uniqueKeys[j] = the key of run j, sums[j] = the sum of its values (wrapping like int32).
+int reduceByKey(int n, int *uniqueKeys, int *sums, const int *keys, const int *values);
+
+// The first item of each run, in order.
+int unique(int n, int *odata, const int *idata);
+
+// The first key of each run and the value beside it.
+int uniqueByKey(int n, int *keysOut, int *valuesOut, const int *keys, const int *values);
+
+// uniqueOut[j] = the item of run j, lengths[j] = its length.
+int runLengthEncode(int n, int *uniqueOut, int *lengths, const int *idata);
+
+// counts[b] = the samples x in [lower, upper) with floor((x - lower) * numBins / (upper - lower)) = b,
+// for numBins > 0 and lower < upper; samples outside the range count nowhere. Integers exactly;
+// floats in double precision, (x - lower) * (numBins / (upper - lower)) truncated, the last bin
+// taking any sample that rounds up to numBins (as histogram_even does), NaN nowhere.
+void histogramEven(int n, const int *samples, int numBins, int lower, int upper, unsigned *counts);
+void histogramEven(int n, const float *samples, int numBins, float lower, float upper, unsigned *counts);
+
 }  // namespace CPU
 }  // namespace StreamCompaction

@@ -18,6 +18,18 @@ constexpr int kSinglePassVectorsPerThread = 4;
 // loads in flight (8 rows: 1.1x CUB on the segmented scan, where 4 gave 0.92x).
 constexpr int kTransformScanRows = 2 * kSinglePassVectorsPerThread;
 
+// By-key scans (reduce_by_key, unique_by_key, run_length_encode): items per thread per tile, in
+// rows of 16-byte vectors of keys (3 rows of 4 int keys). 12 is the most that keeps the kernel of
+// 4-byte keys and values within the 64 registers of a 1024-thread launch bound without spilling
+// (16 spilled 120 bytes); wider keys or values take 8. Not yet tuned on a GPU.
+constexpr int kByKeyItemsPerThread = 12;
+constexpr int kByKeyWideItemsPerThread = 8;
+
+// histogram_even: threads per block (a compile-time constant: its grid is sized to fill the GPU,
+// not to the input), and 16-byte vectors of samples each thread has in flight per step.
+constexpr int kHistogramThreads = 256;
+constexpr int kHistogramVectorsInFlight = 4;
+
 // Onesweep radix sort: keys each thread ranks and moves per tile. A tile is
 // block_sizes().radix * kRadixItemsPerThread keys.
 constexpr int kRadixItemsPerThread = 16;
