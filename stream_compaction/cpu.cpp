@@ -84,6 +84,7 @@ MaxSegmentSum maxSegmentSum(int n, const int *idata) {
     }
     timer().endCpuTimer();
     return best;
+}
 
 // ---- runs and histograms ----
 
