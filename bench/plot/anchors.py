@@ -116,5 +116,15 @@ def main():
     merge(args.csv, args.extra, args.out or args.csv)
 
 
+# "2^k" for a power of two, "2^k-3" for the harness's non-power-of-two sizes, else the number.
+def size_label(n):
+    for minus in (0, 3):
+        m = n + minus
+        if m & (m - 1) == 0:
+            return f"2^{m.bit_length() - 1}" + (f"-{minus}" if minus else "")
+    return str(n)
+
+
 if __name__ == "__main__":
     main()
+

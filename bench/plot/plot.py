@@ -69,14 +69,6 @@ def read(path):
     return gpu, anchors.annotate(rows)
 
 
-def size_label(n):
-    for minus in (0, 3):
-        m = n + minus
-        if m & (m - 1) == 0:
-            return f"2^{m.bit_length() - 1}" + (f"-{minus}" if minus else "")
-    return str(n)
-
-
 def by_implementation(rows):
     impls = sorted({r["implementation"] for r in rows}, key=order_key)
     return [(impl, sorted((r for r in rows if r["implementation"] == impl), key=lambda r: (r["n"], r["block"])))
@@ -181,7 +173,7 @@ def plot_sweep(rows, gpu, out):
         ax.set_ylabel("median time (ms)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7, loc="upper right", ncol=2)
-        titled(ax, f"Scan block-size sweep, n = {size_label(n)}", gpu)
+        titled(ax, f"Scan block-size sweep, n = {anchors.size_label(n)}", gpu)
     save(fig, out, "block_size_sweep.png")
 
 
@@ -215,11 +207,11 @@ def plot_compaction(rows, gpu, out):
     kept = sorted({r["param"] for r in compact})
     bars(axes[0], kept, compact, copy)
     axes[0].set_xticks(range(len(kept)), [f"{p}% kept" for p in kept])
-    titled(axes[0], f"Compaction, n = {size_label(n)}", gpu)
+    titled(axes[0], f"Compaction, n = {anchors.size_label(n)}", gpu)
     true = sorted({r["param"] for r in partition})
     bars(axes[1], true, partition, copy, ncol=2)  # a narrow panel
     axes[1].set_xticks(range(len(true)), [f"{p}% true" for p in true])
-    titled(axes[1], f"Partition, n = {size_label(n)}", gpu)
+    titled(axes[1], f"Partition, n = {anchors.size_label(n)}", gpu)
     save(fig, out, "compaction.png")
 
 
@@ -247,7 +239,7 @@ def markdown(rows):
                 flag = "" if r["ok"] else " (MISMATCH)"
                 pct = "–" if r["pct"] is None else f"{r['pct']:.1f}"
                 ratio, which = ratio_cells(r)
-                print(f"| {name} | {impl}{flag} | {size_label(n)} | {r['ms']:.3f} | {r['gbps']:.0f} | {pct} "
+                print(f"| {name} | {impl}{flag} | {anchors.size_label(n)} | {r['ms']:.3f} | {r['gbps']:.0f} | {pct} "
                       f"| {ratio} | {which} |")
 
 

@@ -11,6 +11,8 @@ import sys
 import matplotlib.pyplot as plt
 from matplotlib.ticker import FuncFormatter, LogFormatter
 
+import anchors  # size_label
+
 OPERATIONS = [("sort_keys", "int keys"), ("sort_pairs", "int keys and int values")]
 DISTRIBUTIONS = ["uniform", "all_equal", "few_distinct", "sorted", "reverse_sorted", "low8", "low16"]
 ORDER = ["cub", "thrust", "onesweep", "classic", "std_sort"]  # the anchor first
@@ -30,10 +32,6 @@ def implementations(rows):
 def distributions(rows):
     names = {r["param"] for r in rows}
     return sorted(names, key=lambda d: (DISTRIBUTIONS.index(d) if d in DISTRIBUTIONS else len(DISTRIBUTIONS), d))
-
-
-def size_label(n):
-    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else str(n)
 
 
 def gkeys(row):
@@ -65,7 +63,7 @@ def by_distribution(ax, rows, what, gpu):
     ax.set_ylabel("Gkeys/s")
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=8, ncol=len(impls))
-    titled(ax, f"Radix sort of {what}, n = {size_label(n)}", gpu)
+    titled(ax, f"Radix sort of {what}, n = {anchors.size_label(n)}", gpu)
 
 
 def against_n(ax, rows, what, gpu):
@@ -122,5 +120,5 @@ def markdown(rows):
                 r = next(r for r in group if r["implementation"] == impl)
                 flag = "" if r["ok"] else " (MISMATCH)"
                 ratio = "–" if r["ratio"] is None else number(r["ratio"])
-                print(f"| {operation} | {distribution} | {impl}{flag} | {size_label(n)} | {r['ms']:.3f} | "
+                print(f"| {operation} | {distribution} | {impl}{flag} | {anchors.size_label(n)} | {r['ms']:.3f} | "
                       f"{number(gkeys(r))} | {ratio} | {r.get('fastest') or '–'} |")

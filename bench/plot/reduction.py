@@ -12,6 +12,8 @@ import os
 import sys
 
 import matplotlib.pyplot as plt
+
+import anchors  # size_label
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
 
 OPERATION = "reduce"
@@ -30,14 +32,6 @@ def reduce_rows(rows, param=None):
 def implementations(rows):
     names = {r["implementation"] for r in rows}
     return sorted(names, key=lambda i: (ORDER.index(i) if i in ORDER else len(ORDER), i))
-
-
-def size_label(n):
-    for minus in (0, 3):
-        m = n + minus
-        if m & (m - 1) == 0:
-            return f"2^{m.bit_length() - 1}" + (f"-{minus}" if minus else "")
-    return str(n)
 
 
 def power_of_two(n):
@@ -106,5 +100,5 @@ def markdown(rows):
                 for r in (r for r in point if r["implementation"] == impl):
                     flag = "" if r["ok"] else " (MISMATCH)"
                     ratio = "–" if r["ratio"] is None else f"{r['ratio']:.2f}"
-                    print(f"| {param} | {size_label(n)} | {impl}{flag} | {r['ms']:.4f} | {r['gbps']:.0f} | {ratio} "
+                    print(f"| {param} | {anchors.size_label(n)} | {impl}{flag} | {r['ms']:.4f} | {r['gbps']:.0f} | {ratio} "
                           f"| {r.get('fastest') or '–'} |")

@@ -11,6 +11,8 @@ import sys
 
 import matplotlib.pyplot as plt
 
+import anchors  # size_label
+
 OPERATIONS = [("segmented_scan", "Exclusive segmented sum of int32"), ("segmented_reduce", "Sum per segment of int32")]
 SEGMENTATIONS = ["mean 4", "mean 64", "mean 4096", "power-law"]
 # CUB and Thrust keep plot.py's colours; ours take colours no other part uses.
@@ -27,10 +29,6 @@ def implementations(rows):
 def segmentations(rows):
     names = {str(r["param"]) for r in rows}
     return sorted(names, key=lambda s: (SEGMENTATIONS.index(s) if s in SEGMENTATIONS else len(SEGMENTATIONS), s))
-
-
-def size_label(n):
-    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else str(n)
 
 
 def points(rows, operation):
@@ -56,7 +54,7 @@ def bars(ax, rows, what, gpu):
     ax.set_ylabel("GB/s (values read + results written)")
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(fontsize=8, ncol=len(impls))
-    ax.set_title(f"{what}, n = {size_label(rows[0]['n'])}" + (f"\n{gpu}" if gpu else ""), fontsize=10)
+    ax.set_title(f"{what}, n = {anchors.size_label(rows[0]['n'])}" + (f"\n{gpu}" if gpu else ""), fontsize=10)
 
 
 def plot(rows, gpu, out):
@@ -89,5 +87,5 @@ def markdown(rows):
                 for r in (r for r in selected if str(r["param"]) == segmentation and r["implementation"] == impl):
                     flag = "" if r["ok"] else " (MISMATCH)"
                     ratio = "–" if r["ratio"] is None else f"{r['ratio']:.2f}"
-                    print(f"| {operation} | {segmentation} | {impl}{flag} | {size_label(r['n'])} | {r['ms']:.3f} "
+                    print(f"| {operation} | {segmentation} | {impl}{flag} | {anchors.size_label(r['n'])} | {r['ms']:.3f} "
                           f"| {r['gbps']:.0f} | {ratio} | {r.get('fastest') or '–'} |")

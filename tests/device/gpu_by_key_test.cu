@@ -551,34 +551,6 @@ TEST_F(GpuByKey, HistogramEvenPast2To31Samples) {
 
 // ---- graph capture and replay ----
 
-namespace {
-
-constexpr int kReplays = 4;
-constexpr double kSeconds = 20;
-
-// Captures launch(stream) once, then replays it kReplays times with new inputs (refresh) and checks
-// after each.
-template <class Launch, class Refresh, class Check>
-void captureAndReplay(DeviceArena &arena, Launch launch, Refresh refresh, Check check) {
-    Stream stream;
-    GraphExec graph = captureGraph(stream, launch);
-    for (int replay = 0; replay < kReplays; ++replay) {
-        SCOPED_TRACE("replay " + std::to_string(replay + 1));
-        refresh(stream.get());
-        graph.launch(stream);
-        const ::testing::AssertionResult finished = finishesWithin(stream, kSeconds, "graph replay");
-        if (deviceWedged()) {
-            arena.abandon();
-            graph.release();
-            stream.release();
-        }
-        ASSERT_TRUE(finished);
-        ASSERT_TRUE(check());
-    }
-}
-
-}  // namespace
-
 TEST_F(GpuByKey, GraphReplayReduceByKeyAndRunLengthEncode) {
     const std::size_t n = 1000003;
     DeviceArena arena;

@@ -37,8 +37,6 @@ namespace {
 
 constexpr std::size_t kN = 1000003;      // about 250 tiles of the default scan, 16 of 32 threads' more
 constexpr std::size_t kSegments = 50021;  // mean length 20, some empty
-constexpr int kReplays = 3;
-constexpr double kSeconds = 20;
 
 struct IsEven {
     __host__ __device__ bool operator()(int x) const { return (x & 1) == 0; }
@@ -55,30 +53,6 @@ struct PlusOneStore {
 };
 
 class GpuGraph : public RobustGpuTest {};
-
-// Captures `launch(stream)` once on a fresh stream, then replays it kReplays times: before each
-// replay `refresh(stream)` writes new inputs and poisons the outputs (on the stream, outside the
-// graph), after it `check()` compares with the CPU. `between(stream)`, when given, runs between
-// replays (ordinary calls on the same storage).
-template <class Launch, class Refresh, class Check>
-void captureAndReplay(DeviceArena &arena, Launch launch, Refresh refresh, Check check,
-                      cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal) {
-    Stream stream;
-    GraphExec graph = captureGraph(stream, launch, mode);
-    for (int replay = 0; replay < kReplays; ++replay) {
-        SCOPED_TRACE("replay " + std::to_string(replay + 1) + " of " + std::to_string(kReplays));
-        refresh(stream.get());
-        graph.launch(stream);
-        const ::testing::AssertionResult finished = finishesWithin(stream, kSeconds, "graph replay");
-        if (deviceWedged()) {
-            arena.abandon();
-            graph.release();
-            stream.release();
-        }
-        ASSERT_TRUE(finished);
-        ASSERT_TRUE(check());
-    }
-}
 
 template <class T>
 std::vector<T> randomValues(std::size_t n, std::mt19937 &rng) {
@@ -144,7 +118,7 @@ TEST_F(GpuGraph, ReplaysInterleavedWithOrdinaryCalls) {
         poison(stream, d_out, n * sizeof(int));
         if (replay) graph.launch(stream);
         else SC::exclusive_scan(d_in, d_out, n, SC::Sum{}, 0, d_temp, bytes, stream);
-        const ::testing::AssertionResult finished = finishesWithin(stream, kSeconds, "scan");
+        const ::testing::AssertionResult finished = finishesWithin(stream, kReplaySeconds, "scan");
         if (deviceWedged()) {
             arena.abandon();
             graph.release();
@@ -618,5 +592,5 @@ TEST_F(GpuGraph, ThreadLocalCaptureMode) {
             poison(s, d_out, n * sizeof(int));
         },
         [&] { return sameElements(download(d_out, n), referenceInclusiveScan(in, SC::Max{})); },
-        cudaStreamCaptureModeThreadLocal);
+        NothingBetween{}, cudaStreamCaptureModeThreadLocal);
 }

@@ -548,39 +548,8 @@ TEST_F(GpuReduce, BadArgumentsThrowBeforeAnyWork) {
 namespace {
 
 constexpr std::size_t kGraphN = 1000003;  // hundreds of blocks of either kernel
-constexpr int kReplays = 3;
-constexpr double kSeconds = 20;
 
 class GpuReduceGraph : public RobustGpuTest {};
-
-// Captures `launch(stream)` once on a fresh stream and replays it kReplays times: before each
-// replay refresh(stream) writes new inputs and poisons the outputs (outside the graph), between
-// replays between(stream) may make ordinary calls on the same storage, after each check()
-// compares with the CPU.
-template <class Launch, class Refresh, class Check, class Between>
-void replayGraph(DeviceArena &arena, Launch launch, Refresh refresh, Check check, Between between) {
-    Stream stream;
-    GraphExec graph = captureGraph(stream, launch);
-    for (int replay = 0; replay < kReplays; ++replay) {
-        SCOPED_TRACE("replay " + std::to_string(replay + 1) + " of " + std::to_string(kReplays));
-        refresh(stream.get());
-        graph.launch(stream);
-        const ::testing::AssertionResult finished = finishesWithin(stream, kSeconds, "graph replay");
-        if (deviceWedged()) {
-            arena.abandon();
-            graph.release();
-            stream.release();
-        }
-        ASSERT_TRUE(finished);
-        ASSERT_TRUE(check());
-        between(stream.get());
-    }
-}
-
-template <class Launch, class Refresh, class Check>
-void replayGraph(DeviceArena &arena, Launch launch, Refresh refresh, Check check) {
-    replayGraph(arena, launch, refresh, check, [](cudaStream_t) {});
-}
 
 }  // namespace
 
@@ -595,7 +564,7 @@ TEST_F(GpuReduceGraph, EveryStrategyOfAnIntSum) {
         void *d_temp = arena.make<char>(bytes);
         std::mt19937 rng(freshSeed());
         std::vector<int> in;
-        replayGraph(
+        captureAndReplay(
             arena, [&](cudaStream_t s) { SC::reduce(strategy, d_in, d_out, n, SC::Sum{}, 0, d_temp, bytes, s); },
             [&](cudaStream_t s) {
                 in = randomInts(n, rng);
@@ -614,7 +583,7 @@ TEST_F(GpuReduceGraph, OrderedChunkedMatrixProduct) {
     const std::size_t bytes = SC::reduce_temp_bytes<Mat2>(n);
     void *d_temp = arena.make<char>(bytes);
     std::vector<Mat2> in;
-    replayGraph(
+    captureAndReplay(
         arena, [&](cudaStream_t s) { SC::reduce(d_in, d_out, n, MatMul{}, kIdentity2, d_temp, bytes, s); },
         [&](cudaStream_t s) {
             in = randomVector<Mat2>(n, freshSeed());
@@ -639,7 +608,7 @@ TEST_F(GpuReduceGraph, ReductionsSharingOneStorageWithOrdinaryCallsBetween) {
     void *d_temp = arena.make<char>(bytes);
     std::mt19937 rng(freshSeed());
     std::vector<int> in;
-    replayGraph(
+    captureAndReplay(
         arena,
         [&](cudaStream_t s) {
             SC::reduce(d_in, d_sum, n, SC::Sum{}, 0, d_temp, bytes, s);
@@ -680,7 +649,7 @@ TEST_F(GpuReduceGraph, TransformReduceAndMaxSegmentSumOfSmallInputs) {
         void *d_temp = arena.make<char>(bytes);
         std::mt19937 rng(freshSeed());
         std::vector<int> in;
-        replayGraph(
+        captureAndReplay(
             arena,
             [&](cudaStream_t s) {
                 SC::transform_reduce(n, SquareOf{d_in}, SC::Sum{}, 0LL, d_squares, d_temp, bytes, s);

@@ -187,6 +187,40 @@ inline ::testing::AssertionResult finishesWithin(cudaStream_t stream, double sec
     }
 }
 
+// ---- graph replay ----
+
+constexpr int kGraphReplays = 3;
+constexpr double kReplaySeconds = 20;  // far above any replay's time: past it, a replay hangs
+
+struct NothingBetween {
+    void operator()(cudaStream_t) const {}
+};
+
+// Captures `launch(stream)` once on a fresh stream, then replays it kGraphReplays times: before each
+// replay `refresh(stream)` writes new inputs and poisons the outputs (on the stream, outside the
+// graph), after it `check()` compares with the CPU, then `between(stream)` may make ordinary calls
+// on the same storage. A replay that does not finish marks the device wedged: nothing is freed.
+template <class Launch, class Refresh, class Check, class Between = NothingBetween>
+void captureAndReplay(DeviceArena &arena, Launch launch, Refresh refresh, Check check, Between between = {},
+                      cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal) {
+    Stream stream;
+    GraphExec graph = captureGraph(stream, launch, mode);
+    for (int replay = 0; replay < kGraphReplays; ++replay) {
+        SCOPED_TRACE("replay " + std::to_string(replay + 1) + " of " + std::to_string(kGraphReplays));
+        refresh(stream.get());
+        graph.launch(stream);
+        const ::testing::AssertionResult finished = finishesWithin(stream, kReplaySeconds, "graph replay");
+        if (deviceWedged()) {
+            arena.abandon();
+            graph.release();
+            stream.release();
+        }
+        ASSERT_TRUE(finished);
+        ASSERT_TRUE(check());
+        between(stream.get());
+    }
+}
+
 // Holds `stream` for about `microseconds` with a one-thread kernel spinning on the global timer:
 // work enqueued behind delays of equal length on two streams starts at nearly the same moment.
 static __global__ void spin_kernel(unsigned long long nanoseconds) {
