@@ -114,10 +114,18 @@ if [ "$phase" = sanitize ] || [ "$phase" = all ]; then
     racecheck_sweeps+=:SinglePass.PartitionPutsTheFalsesInReverseOrder:SinglePass.PartitionsOfEveryElementSize
     racecheck_sweeps+=:GpuReduce.EveryStrategyTypeAndOperatorMatchesTheCpu:GpuReduce.NonCommutativeOperatorsKeepThe*
     racecheck_sweeps+=:GpuReduce.TransformReduceFusesTheMap:GpuReduce.MaxSegmentSumMatchesKadane:GpuReduce.ManyBlocks*
+    racecheck_sweeps+=:GpuByKey.ReduceByKeyIntSumEverySizeAndRunLength:GpuByKey.ReduceByKeyFloat*:GpuByKey.*Int64*
+    # Past 2^31 items or several GB: the unsanitized ctest run covers them.
+    large=GpuLarge*:GpuByKey.HistogramEvenPast2To31Samples:GpuByKey.ReduceByKeyLargeInput
     step "sanitizer memcheck" "$logs/sanitizer.log" sharded "$logs" --tool memcheck --error-exitcode 1 \
-        "$build/bin/gpu_tests" --gtest_filter="$sanitize-GpuLarge*:GpuFailure*"
+        "$build/bin/gpu_tests" --gtest_filter="$sanitize-$large:GpuFailure*"
     step "sanitizer racecheck" "$logs/sanitizer.log" sharded "$logs" --tool racecheck --error-exitcode 1 \
-        "$build/bin/gpu_tests" --gtest_filter="$sanitize-GpuLarge*:GpuFailure*:SpmvCusparse*:$racecheck_sweeps"
+        "$build/bin/gpu_tests" --gtest_filter="$sanitize-$large:GpuFailure*:SpmvCusparse*:$racecheck_sweeps"
+    # The distributed primitives on one GPU (a communicator of one): NCCL builds only.
+    if [ -x "$build/bin/dist_tests" ]; then
+        step "sanitizer memcheck dist" "$logs/sanitizer.log" env CUDA_VISIBLE_DEVICES=0 compute-sanitizer --tool memcheck \
+            --error-exitcode 1 "$build/bin/dist_tests" --gtest_filter="$sanitize-*LargeShards*"
+    fi
 fi
 if { [ "$phase" = bench ] || [ "$phase" = all ]; } && [ -x "$build/bin/sc_bench" ]; then
     # The anchor's CSV stays out of LOG_DIR (at most 8 files): its rows end up in bench.csv.
