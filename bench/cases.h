@@ -56,8 +56,6 @@ private:
     void run_group(const char *operation, const Size &size, int param, const std::vector<Impl> &impls,
                    Rotation &rotation, const std::function<double(long long)> &bytes);
     bool naive_runs(std::size_t n) const;
-    template <class T>
-    T read_back(const T *d_value);
 
     Options options_;
     Sink sink_;

@@ -85,15 +85,16 @@ inline std::string parse_args(int argc, char **argv, Options &options, bool &hel
     return "";
 }
 
-// The main() of a benchmark program `name`: reads the flags (exit 2 on a bad one, `usage` for
-// --help), refuses without a usable CUDA device (exit 77, CTest's and Automake's "skipped", as the
-// harness's: nothing measured), then returns
-// run(options), an exception from it (cuda_error, thrust's system_error) reported in one line as 1.
-template <class Run>
-int program_main(const char *name, const char *usage, int argc, char **argv, Run run) {
-    Options options;
+// The main() of a benchmark program `name`: reads the flags with `parse(argc, argv, options, help)`
+// (exit 2 on a bad one, `usage` for --help), refuses without a usable CUDA device (exit 77, CTest's
+// and Automake's "skipped", as the harness's: nothing measured), then returns run(options), an
+// exception from it (cuda_error, thrust's system_error, nccl_error) reported in one line as 1.
+template <class ProgramOptions, class Run>
+int program_main(const char *name, const char *usage, int argc, char **argv,
+                 std::string (*parse)(int, char **, ProgramOptions &, bool &), Run run) {
+    ProgramOptions options;
     bool help = false;
-    const std::string error = parse_args(argc, argv, options, help);
+    const std::string error = parse(argc, argv, options, help);
     if (!error.empty()) {
         std::fprintf(stderr, "%s: %s\n", name, error.c_str());
         return 2;
@@ -113,6 +114,12 @@ int program_main(const char *name, const char *usage, int argc, char **argv, Run
         std::fprintf(stderr, "%s: %s\n", name, e.what());
         return 1;
     }
+}
+
+// sc_bench's and its anchor programs' main(): their common flags.
+template <class Run>
+int program_main(const char *name, const char *usage, int argc, char **argv, Run run) {
+    return program_main<Options>(name, usage, argc, argv, parse_args, run);
 }
 
 }  // namespace bench

@@ -10,6 +10,15 @@
 
 namespace bench {
 
+// The value at d_value once everything enqueued on `stream` before it is done (a check's read).
+template <class T>
+T read_back(const T *d_value, cudaStream_t stream) {
+    T value{};
+    SC_CUDA_CHECK(cudaMemcpyAsync(&value, d_value, sizeof(T), cudaMemcpyDeviceToHost, stream));
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return value;
+}
+
 // Untimed runs before the timed ones: first-launch costs (module loading, CUB's tuning queries).
 constexpr int kWarmups = 3;
 

@@ -59,6 +59,7 @@ namespace {
 
 using bench::Measurement;
 using bench::Rotation;
+using bench::read_back;
 using bench::Size;
 using StreamCompaction::DeviceBuffer;
 
@@ -250,14 +251,6 @@ private:
         return bytes;
     }
 
-    template <class T>
-    T read_back(const T *d_value) {
-        T value{};
-        SC_CUDA_CHECK(cudaMemcpyAsync(&value, d_value, sizeof(T), cudaMemcpyDeviceToHost, stream_.get()));
-        SC_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-        return value;
-    }
-
     // {sum of in[0, n - 1), count of in[0, n) below limit} on copy 0 of the int pool, whose first n
     // values the wide pools share (both are the hash of the index).
     std::pair<long long, long long> reference(std::size_t n, int limit) {
@@ -278,7 +271,7 @@ private:
         bit_checksum<<<bench::fill_blocks(n), bench::kFillThreads, 0, stream_.get()>>>(
             reinterpret_cast<const Bits *>(out), n, totals_.get());
         SC_CHECK_LAUNCH(bit_checksum);
-        return read_back(totals_.get());
+        return read_back(totals_.get(), stream_.get());
     }
 
     // Runs `run` on copy 0 and checks it, then times it; one row.
@@ -315,7 +308,10 @@ private:
                                                              static_cast<int>(n), stream));
              },
              // int32 wraps: the last element is the reference sum modulo 2^32.
-             [&] { return read_back(out_.get() + n - 1) == static_cast<int>(static_cast<std::uint32_t>(sum)); });
+             [&] {
+                 return read_back(out_.get() + n - 1, stream_.get()) ==
+                        static_cast<int>(static_cast<std::uint32_t>(sum));
+             });
 
         for (const int keep : bench::kPercentKept) {
             const long long kept = reference(n, keep).second;
@@ -326,7 +322,7 @@ private:
                      SC_CUDA_CHECK(cub::DeviceSelect::If(temp_.get(), bytes, in_.get() + at, out_.get() + at,
                                                          count_.get(), n, Below{keep}, stream));
                  },
-                 [&] { return static_cast<long long>(read_back(count_.get())) == kept; });
+                 [&] { return static_cast<long long>(read_back(count_.get(), stream_.get())) == kept; });
         }
         const int percent = bench::kPartitionPercent;
         const long long trues = reference(n, percent).second;
@@ -336,7 +332,7 @@ private:
                  SC_CUDA_CHECK(cub::DevicePartition::If(temp_.get(), bytes, in_.get() + at, out_.get() + at,
                                                         count_.get(), static_cast<int>(n), Below{percent}, stream));
              },
-             [&] { return static_cast<long long>(read_back(count_.get())) == trues; });
+             [&] { return static_cast<long long>(read_back(count_.get(), stream_.get())) == trues; });
     }
 
     // Scans of T on the wide pools, whose copies are counted in ints (sizeof(T) / 4 per element).
@@ -354,7 +350,7 @@ private:
         const auto out = [&](std::size_t at) { return reinterpret_cast<T *>(wide_out_.get() + at); };
         // Integers and double add these integers exactly; float rounds past 2^24.
         const auto last_ok = [&] {
-            const T last = read_back(out(0) + n - 1);
+            const T last = read_back(out(0) + n - 1, stream_.get());
             if constexpr (std::is_same_v<T, float>)
                 return std::abs(static_cast<double>(last) - static_cast<double>(sum)) <= 1e-3 * std::max(1.0, double(sum));
             else

@@ -138,13 +138,7 @@ void run_group(const Options &options, const Sink &sink, cudaStream_t stream, co
                const std::string &param, Rotation &rotation, ByKeyData &data, bool counted,
                const std::vector<Output> &outputs, const std::vector<Impl> &impls,
                const std::function<double(std::size_t)> &bytes) {
-    const auto read_count = [&] {
-        std::size_t count = 0;
-        if (!counted) return count;
-        SC_CUDA_CHECK(cudaMemcpyAsync(&count, data.count.get(), sizeof count, cudaMemcpyDeviceToHost, stream));
-        SC_CUDA_CHECK(cudaStreamSynchronize(stream));
-        return count;
-    };
+    const auto read_count = [&] { return counted ? read_back(data.count.get(), stream) : std::size_t{0}; };
     impls.front().run(0);
     const std::size_t reference_count = read_count();
     std::vector<DeviceBuffer<int>> references;

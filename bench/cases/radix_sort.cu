@@ -302,10 +302,7 @@ unsigned long long RadixBenchmark::mismatches(const int *got, const int *expecte
     SC_CUDA_CHECK(cudaMemsetAsync(mismatch_count_.get(), 0, sizeof(unsigned long long), stream_.get()));
     count_mismatches<<<fill_blocks(n), kFillThreads, 0, stream_.get()>>>(got, expected, n, mismatch_count_.get());
     SC_CHECK_LAUNCH(count_mismatches);
-    unsigned long long count = 0;
-    SC_CUDA_CHECK(cudaMemcpyAsync(&count, mismatch_count_.get(), sizeof count, cudaMemcpyDeviceToHost, stream_.get()));
-    SC_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    return count;
+    return read_back(mismatch_count_.get(), stream_.get());
 }
 
 bool RadixBenchmark::matches_reference(const char *operation, const Size &size, const char *distribution,

@@ -84,14 +84,6 @@ private:
         return bytes;
     }
 
-    template <class T>
-    T read_back(const T *d_value) {
-        T value{};
-        SC_CUDA_CHECK(cudaMemcpyAsync(&value, d_value, sizeof(T), cudaMemcpyDeviceToHost, stream_.get()));
-        SC_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-        return value;
-    }
-
     // Verifies run(0) with `correct`, then times run on rotating copies.
     void measure(const char *implementation, const char *param, const Size &size, bool library,
                  const std::function<void(std::size_t)> &run, const std::function<bool()> &correct, Rotation &rotation) {
@@ -111,7 +103,7 @@ private:
         cudaStream_t stream = stream_.get();
         Rotation rotation(n, pool_elems_);
         const auto in = [&](std::size_t at) { return in_.get() + at; };
-        const auto sum_is_right = [&] { return read_back(sum_.get()) == expected; };
+        const auto sum_is_right = [&] { return read_back(sum_.get(), stream_.get()) == expected; };
         measure("cub", param, size, true, [&](std::size_t at) {
             std::size_t bytes = temp_.bytes();
             if constexpr (std::is_same_v<Op, StreamCompaction::Sum>)
@@ -128,7 +120,7 @@ private:
         const MaxSegmentSum kadane = StreamCompaction::CPU::maxSegmentSum(static_cast<int>(n), host_.data());
         measure("mss", param, size, false, [&](std::size_t at) {
             StreamCompaction::max_segment_sum(in(at), segment_.get(), n, temp_.get(), temp_.bytes(), stream);
-        }, [&] { return read_back(segment_.get()) == kadane; }, rotation);
+        }, [&] { return read_back(segment_.get(), stream_.get()) == kadane; }, rotation);
     }
 
     const Options &options_;

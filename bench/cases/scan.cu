@@ -117,14 +117,6 @@ Benchmark::Benchmark(const Options &options, Sink sink)
     SC_CHECK_LAUNCH(fill_uniform);
 }
 
-template <class T>
-T Benchmark::read_back(const T *d_value) {
-    T value{};
-    SC_CUDA_CHECK(cudaMemcpyAsync(&value, d_value, sizeof(T), cudaMemcpyDeviceToHost, stream_.get()));
-    SC_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    return value;
-}
-
 bool Benchmark::naive_runs(std::size_t n) const { return options_.all || n <= kNaiveMax; }
 
 Benchmark::Impl Benchmark::copy_impl(std::size_t n) {
@@ -143,7 +135,7 @@ std::vector<Benchmark::Impl> Benchmark::scan_impls(std::size_t n) {
                          [this, n, scan](std::size_t at) {
                              scan(in_.get() + at, out_.get() + at, n, temp_.get(), temp_.bytes(), stream_.get());
                          },
-                         [this, n] { return static_cast<long long>(read_back(out_.get() + n - 1)); }});
+                         [this, n] { return static_cast<long long>(read_back(out_.get() + n - 1, stream_.get())); }});
     };
     add("cub", nullptr, cub_scan);
     add("thrust", nullptr, StreamCompaction::Thrust::exclusive_scan);
@@ -156,8 +148,8 @@ std::vector<Benchmark::Impl> Benchmark::scan_impls(std::size_t n) {
 
 std::vector<Benchmark::Impl> Benchmark::compact_impls(std::size_t n, int keep) {
     const Below pred{keep};
-    const auto count32 = [this] { return static_cast<long long>(read_back(count32_.get())); };
-    const auto count64 = [this] { return static_cast<long long>(read_back(count64_.get())); };
+    const auto count32 = [this] { return static_cast<long long>(read_back(count32_.get(), stream_.get())); };
+    const auto count64 = [this] { return static_cast<long long>(read_back(count64_.get(), stream_.get())); };
     std::vector<Impl> impls;
     impls.push_back({"cub", nullptr,
                      [this, n, pred](std::size_t at) {
@@ -200,7 +192,7 @@ std::vector<Benchmark::Impl> Benchmark::compact_impls(std::size_t n, int keep) {
 
 std::vector<Benchmark::Impl> Benchmark::partition_impls(std::size_t n, int percent_true) {
     const Below pred{percent_true};
-    const auto count64 = [this] { return static_cast<long long>(read_back(count64_.get())); };
+    const auto count64 = [this] { return static_cast<long long>(read_back(count64_.get(), stream_.get())); };
     std::vector<Impl> impls;
     // CUB's partition writes the falses from the back, in reverse order: the contract of ours
     // named single_pass (partition). single_pass_stable (stable_partition) keeps the falses in

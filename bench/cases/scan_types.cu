@@ -62,14 +62,6 @@ private:
     }
 
     template <class T>
-    T last_of(const T *d_out, std::size_t n) {
-        T value{};
-        SC_CUDA_CHECK(cudaMemcpyAsync(&value, d_out + n - 1, sizeof(T), cudaMemcpyDeviceToHost, stream_.get()));
-        SC_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-        return value;
-    }
-
-    template <class T>
     void run_type(const char *operation, const Size &size) {
         const std::size_t n = size.n;
         const std::size_t units = sizeof(T) / sizeof(int);
@@ -85,7 +77,7 @@ private:
         // Times `run` and returns its last element; `reference` (CUB's) judges it, none for CUB.
         const auto time = [&](const char *implementation, BlockField block, auto &&run, const T *reference) {
             run(0);
-            const T last = last_of(out(0), n);
+            const T last = read_back(out(0) + n - 1, stream_.get());
             // Integers, and doubles of these integers, add exactly; float rounds past 2^24.
             const double scale = reference ? std::max(1.0, std::fabs(double(*reference))) : 1.0;
             const bool ok = reference == nullptr ||

@@ -6,6 +6,7 @@
 // the runs is reported. The sort also reports its exchange bound, measured in the same run: the
 // local sort of one shard plus one all-to-all of the bytes that must move.
 #include "../fill.h"
+#include "../options.h"
 
 #include <stream_compaction/device/radix_sort.cuh>
 #include <stream_compaction/distributed/compaction.cuh>
@@ -469,26 +470,5 @@ int run(const Options &options) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    Options options;
-    bool help = false;
-    const std::string error = parse_args(argc, argv, options, help);
-    if (!error.empty()) {
-        std::fprintf(stderr, "sc_dist_bench: %s\n", error.c_str());
-        return 2;
-    }
-    if (help) {
-        std::fputs(kUsage, stdout);
-        return 0;
-    }
-    const SC::DeviceStatus device = SC::probe_device();
-    if (!device.usable) {
-        std::fprintf(stderr, "sc_dist_bench: %s\n", device.reason.c_str());
-        return 77;
-    }
-    try {
-        return run(options);
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "sc_dist_bench: %s\n", e.what());
-        return 1;
-    }
+    return bench::program_main<Options>("sc_dist_bench", kUsage, argc, argv, parse_args, run);
 }

@@ -64,6 +64,11 @@ private:
     int rank_ = 0, ranks_ = 0, device_ = 0;
 };
 
+// Throws std::invalid_argument naming `operation` when `stream` is being captured into a CUDA
+// graph: the primitives that call it wait on the host for all-gathered counts, which a capture
+// cannot hold. Called before anything is enqueued, so the capture is left as it was.
+void require_not_capturing(const char *operation, cudaStream_t stream);
+
 // NCCL's data type of T (the types the primitives are instantiated for).
 template <class T>
 ncclDataType_t nccl_type();

@@ -39,6 +39,7 @@ Placement compact_if(const Communicator &comm, const T *d_in, std::size_t n, T *
     SC_NVTX_RANGE("distributed::compact_if");
     require_device_pointers("distributed::compact_if", n, d_in, d_out);
     comm.require_current_device("distributed::compact_if");
+    require_not_capturing("distributed::compact_if", stream);
     if (balance == Balance::Keep && capacity < n)
         throw std::invalid_argument("distributed::compact_if: Balance::Keep needs an output of n = " +
                                     std::to_string(n) + " items, got " + std::to_string(capacity));
@@ -65,6 +66,7 @@ Placement rebalance(const Communicator &comm, const T *d_in, std::size_t n, T *d
     SC_NVTX_RANGE("distributed::rebalance");
     require_device_pointers("distributed::rebalance", n, d_in, d_out);
     comm.require_current_device("distributed::rebalance");
+    require_not_capturing("distributed::rebalance", stream);
     return internal::rebalance_bytes(comm, d_in, n, sizeof(T), d_out, capacity, ws, stream);
 }
 

@@ -82,6 +82,7 @@ Placement sample_sort(const char *name, const Communicator &comm, const Key *d_k
     require_device_pointers(name, n, d_keys, d_keys_out);
     if (Pairs) require_device_pointers(name, n, d_values, d_values_out);
     comm.require_current_device(name);
+    require_not_capturing(name, stream);
     const int ranks = comm.ranks(), rank = comm.rank();
 
     // 1. Every rank's (count, capacity).

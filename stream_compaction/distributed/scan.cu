@@ -35,6 +35,7 @@ T exclusive_sum(const Communicator &comm, const T *d_in, T *d_out, std::size_t n
     SC_NVTX_RANGE("distributed::exclusive_sum");
     require_device_pointers("distributed::exclusive_sum", n, d_in, d_out);
     comm.require_current_device("distributed::exclusive_sum");
+    require_not_capturing("distributed::exclusive_sum", stream);
 
     // Slot 0: [this rank's total | CUB's reduce storage | the scan's storage]; slot 1: the gather.
     std::size_t reduce_bytes = 0;

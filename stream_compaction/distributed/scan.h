@@ -13,7 +13,7 @@
 // kernel argument. Seeding it from device memory instead would take the transform scan (per-item
 // loads, not in place, slower at large n) or a second kernel; the wait costs one host round trip
 // (~10-30 us) per call, under 1% of a scan of 2^30 items per GPU. The price: the call blocks its
-// host thread until the totals arrive, and cannot be captured in a CUDA graph.
+// host thread until the totals arrive, and a capturing stream is refused (require_not_capturing).
 //
 // Every rank calls it (collective), with its communicator's device current, shards of any size,
 // empty included. d_out may equal d_in. Returns the sum of the whole array (every rank gets the

@@ -49,6 +49,7 @@ DistributedSpmv<V>::DistributedSpmv(const Communicator &comm, const CsrMatrix<V>
     : comm_(comm), rows_(rows.rows), local_(std::make_unique<Local>()) {
     SC_NVTX_RANGE("distributed::DistributedSpmv (plan)");
     comm.require_current_device("distributed::DistributedSpmv");
+    require_not_capturing("distributed::DistributedSpmv", stream);
     validate_csr(rows);
     const int ranks = comm.ranks(), rank = comm.rank();
     if (column_begin.size() != static_cast<std::size_t>(ranks) + 1 || column_begin.back() != rows.cols)

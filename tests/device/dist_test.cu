@@ -434,6 +434,58 @@ TEST_F(Distributed, SpmvPowerLawWithSkewedRowsAndColumns) {
     checkSpmv(a, balancedSplit(a.rows, ranks_), balancedSplit(a.cols, ranks_), SC::SpmvAlgorithm::MergePath);
 }
 
+TEST_F(Distributed, CaptureIntoAGraphIsRefusedBeforeAnythingIsEnqueued) {
+    // Every primitive that waits on the host for all-gathered counts refuses a capturing stream
+    // with std::invalid_argument, on every rank, before enqueueing anything: the capture ends with
+    // an empty graph, and the communicators stay usable.
+    const std::size_t n = 1000;
+    const SC::CsrMatrix<double> a = SC::poisson_2d(8);
+    std::vector<std::vector<std::string>> refusals(ranks_);
+    std::vector<std::size_t> captured_nodes(ranks_, 1);
+    group().run([&](int rank) {
+        const D::Communicator comm(group().comm(rank));
+        D::Workspace ws;
+        const std::vector<int> keys(n, rank);
+        auto d_in = DeviceBuffer<int>::from_host(keys.data(), n);
+        DeviceBuffer<int> d_out(n * ranks_), d_values_out(n * ranks_);
+        const SC::CsrMatrix<double> rows = rank == 0 ? a : rowBlock(a, a.rows, a.rows);
+        std::vector<long long> columns(ranks_ + 1, a.cols);  // rank 0 owns every column
+        columns[0] = 0;
+        const Stream stream;
+        // Thread-local: the other ranks' threads go on allocating while this one captures.
+        SC_CUDA_CHECK(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
+        const auto refused = [&](auto call) {
+            try {
+                call();
+            } catch (const std::invalid_argument &e) {
+                refusals[rank].push_back(e.what());
+            }
+        };
+        const cudaStream_t s = stream.get();
+        refused([&] { D::exclusive_sum(comm, d_in.get(), d_out.get(), n, ws, s); });
+        refused([&] {
+            D::compact_if(comm, d_in.get(), n, d_out.get(), n * ranks_, SC::NonZero{}, D::Balance::Keep, ws, s);
+        });
+        refused([&] { D::rebalance(comm, d_in.get(), n, d_out.get(), n * ranks_, ws, s); });
+        refused([&] { D::sample_sort_keys(comm, d_in.get(), n, d_out.get(), n * ranks_, ws, s); });
+        refused([&] {
+            D::sample_sort_pairs(comm, d_in.get(), d_in.get(), n, d_out.get(), d_values_out.get(), n * ranks_, ws, s);
+        });
+        refused([&] { D::DistributedSpmv<double> multiply(comm, rows, columns, SC::SpmvAlgorithm::MergePath, s); });
+        cudaGraph_t graph = nullptr;
+        SC_CUDA_CHECK(cudaStreamEndCapture(s, &graph));
+        SC_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &captured_nodes[rank]));
+        SC_CUDA_CHECK(cudaGraphDestroy(graph));
+    });
+    for (int r = 0; r < ranks_; ++r) {
+        SCOPED_TRACE("rank " + std::to_string(r));
+        EXPECT_EQ(captured_nodes[r], 0u);
+        ASSERT_EQ(refusals[r].size(), 6u);
+        for (const std::string &what : refusals[r]) EXPECT_NE(what.find("CUDA graph"), std::string::npos) << what;
+    }
+    checkSort({{"after the refusals", std::vector<std::size_t>(ranks_, 100)}}, ranks_, false, 8);  // still usable
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {

@@ -7,6 +7,7 @@
 #include <stream_compaction/support/cuda_check.h>
 
 #include "gpu_test_util.h"
+#include "robustness_util.h"
 
 #include <cstdlib>
 #include <memory>
@@ -89,18 +90,8 @@ std::vector<T> concatenate(const std::vector<std::vector<T>> &parts) {
     return all;
 }
 
-class Stream {
-public:
-    Stream() { SC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-    ~Stream() { cudaStreamDestroy(stream_); }
-    Stream(const Stream &) = delete;
-    Stream &operator=(const Stream &) = delete;
-    cudaStream_t get() const { return stream_; }
-
-private:
-    cudaStream_t stream_ = nullptr;
-};
-
-constexpr int kPoisonByte = 0xA5;
+// A non-blocking stream and the poison byte of the single-GPU robustness tests.
+using robustness::kPoisonByte;
+using robustness::Stream;
 
 }  // namespace dist_test
