@@ -35,15 +35,9 @@ void check_histogram_range(const char *name, int num_bins, Sample lower, Sample 
     if (!(lower < upper)) throw std::invalid_argument(std::string(name) + ": lower must be below upper");
 }
 
-// Blocks of `kernel` (at `shared_bytes` each) that fill the GPU at once, fewer for a small input,
-// and enough that none counts more than kHistogramSamplesPerBlock samples.
-inline unsigned histogram_blocks(const void *kernel, std::size_t shared_bytes, std::size_t n,
-                                 std::size_t samples_per_step) {
-    int device = 0, sms = 0, per_sm = 0;
-    SC_CUDA_CHECK(cudaGetDevice(&device));
-    SC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    SC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kHistogramThreads, shared_bytes));
-    const std::size_t resident = static_cast<std::size_t>(sms) * std::max(per_sm, 1);
+// Blocks that fill the GPU at once (`resident`), fewer for a small input, and enough that none
+// counts more than kHistogramSamplesPerBlock samples.
+inline unsigned histogram_blocks(std::size_t resident, std::size_t n, std::size_t samples_per_step) {
     const std::size_t needed = (n + samples_per_step - 1) / samples_per_step;
     const std::size_t least = (n + kHistogramSamplesPerBlock - 1) / kHistogramSamplesPerBlock;
     return static_cast<unsigned>(std::max({std::min(resident, needed), least, std::size_t{1}}));
@@ -60,13 +54,15 @@ void histogram_even(const char *name, const Sample *d_samples, std::size_t n, Co
     const bool shared = static_cast<std::size_t>(num_bins) <= kHistogramSharedBins;
     const auto kernel = shared ? histogram_shared_kernel<Sample, Bins, Counter> : histogram_global_kernel<Sample, Bins, Counter>;
     const std::size_t shared_bytes = shared ? num_bins * sizeof(unsigned) : 0;
-    // Checked before the output is zeroed: a configuration the GPU cannot run is refused with nothing enqueued.
-    prepare_launch(reinterpret_cast<const void *>(kernel), name, kHistogramThreads, shared_bytes);
+    // Checked (resident_grid prepares the launch) before the output is zeroed: a configuration the
+    // GPU cannot run is refused with nothing enqueued.
+    const unsigned resident =
+        resident_grid(reinterpret_cast<const void *>(kernel), name, kHistogramThreads, shared_bytes);
     SC_CUDA_CHECK(cudaMemsetAsync(d_histogram, 0, num_bins * sizeof(Counter), stream));
     if (n == 0) return;
     const std::size_t samples_per_step =
         static_cast<std::size_t>(kHistogramThreads) * vector_items<Sample>() * kHistogramVectorsInFlight;
-    const unsigned blocks = histogram_blocks(reinterpret_cast<const void *>(kernel), shared_bytes, n, samples_per_step);
+    const unsigned blocks = histogram_blocks(resident, n, samples_per_step);
     launch(kernel, name, blocks, kHistogramThreads, shared_bytes, stream, d_samples, n, bins, d_histogram);
 }
 
