@@ -196,10 +196,12 @@ struct KeepFirst {
 };
 
 template <class K, class V>
-::testing::AssertionResult checkUniqueByKey(const std::vector<K> &keys, const std::vector<V> &values) {
+::testing::AssertionResult checkUniqueByKey(const std::vector<K> &keys, const std::vector<V> &values,
+                                            std::size_t temp_offset = 0) {
     const auto expected = referenceRuns(keys, values, KeepFirst{}, SC::EqualTo{});
     std::vector<double> magnitudes(expected.runs, 0.0);
-    return sameRuns(gpuByKey(Call::UniqueByKey, keys, values, KeepFirst{}, SC::EqualTo{}), expected, magnitudes);
+    return sameRuns(gpuByKey(Call::UniqueByKey, keys, values, KeepFirst{}, SC::EqualTo{}, temp_offset), expected,
+                    magnitudes);
 }
 
 // unique and run_length_encode on the same input.
@@ -333,6 +335,7 @@ TEST_F(GpuByKey, TemporaryStorageAtOddAddresses) {
         ASSERT_TRUE(checkReduceByKey(runKeys<int>(n, 4, freshSeed()), randomValues<double>(n, freshSeed()), SC::Sum{},
                                      SC::EqualTo{}, offset));
         ASSERT_TRUE((checkUniqueAndEncode<int, int>(runKeys<int>(n, 4, freshSeed()), offset)));
+        ASSERT_TRUE(checkUniqueByKey(runKeys<int>(n, 4, freshSeed()), randomValues<int>(n, freshSeed()), offset));
     }
 }
 
@@ -599,39 +602,57 @@ TEST_F(GpuByKey, GraphReplayReduceByKeyAndRunLengthEncode) {
         });
 }
 
-TEST_F(GpuByKey, GraphReplayUniqueAndHistogram) {
+TEST_F(GpuByKey, GraphReplayUniqueUniqueByKeyAndHistogram) {
     const std::size_t n = 1000003;
     const int bins = 300;
     DeviceArena arena;
     int *d_in = arena.make<int>(n), *d_out = arena.make<int>(n);
+    int *d_values = arena.make<int>(n), *d_keys_out = arena.make<int>(n), *d_values_out = arena.make<int>(n);
     unsigned *d_histogram = arena.make<unsigned>(bins);
-    std::size_t *d_count = arena.make<std::size_t>(1);
+    std::size_t *d_count = arena.make<std::size_t>(1), *d_pairs = arena.make<std::size_t>(1);
     const std::size_t bytes = SC::unique_temp_bytes<int>(n);
+    const std::size_t pair_bytes = SC::unique_by_key_temp_bytes<int, int>(n);
     void *d_temp = arena.make<char>(bytes);
+    void *d_pair_temp = arena.make<char>(pair_bytes);
     std::mt19937 rng(freshSeed());
-    std::vector<int> in;
+    std::vector<int> in, values;
     captureAndReplay(
         arena,
         [&](cudaStream_t s) {
             SC::unique(d_in, d_out, d_count, n, SC::EqualTo{}, d_temp, bytes, s);
+            SC::unique_by_key(d_in, d_values, d_keys_out, d_values_out, d_pairs, n, SC::EqualTo{}, d_pair_temp,
+                              pair_bytes, s);
             SC::histogram_even(d_in, n, d_histogram, bins, -1000000, 1000000, s);
         },
         [&](cudaStream_t s) {
             in = runKeys<int>(n, 1 + rng() % 16, rng());
+            values = randomValues<int>(n, rng());
             upload(s, d_in, in);
+            upload(s, d_values, values);
             poison(s, d_out, n * sizeof(int));
+            poison(s, d_keys_out, n * sizeof(int));
+            poison(s, d_values_out, n * sizeof(int));
             poison(s, d_count, sizeof(std::size_t));
+            poison(s, d_pairs, sizeof(std::size_t));
             poison(s, d_histogram, bins * sizeof(unsigned));
         },
         [&]() -> ::testing::AssertionResult {
-            std::vector<int> expected(n);
+            std::vector<int> expected(n), expected_keys(n), expected_values(n);
             expected.resize(SC::CPU::unique(int(n), expected.data(), in.data()));
+            const int pairs = SC::CPU::uniqueByKey(int(n), expected_keys.data(), expected_values.data(), in.data(),
+                                                   values.data());
+            expected_keys.resize(pairs);
+            expected_values.resize(pairs);
             std::vector<unsigned> counts(bins);
             SC::CPU::histogramEven(int(n), in.data(), bins, -1000000, 1000000, counts.data());
-            const std::size_t count = download(d_count, 1)[0];
+            const std::size_t count = download(d_count, 1)[0], pair_count = download(d_pairs, 1)[0];
             if (count != expected.size())
                 return ::testing::AssertionFailure() << count << " unique, expected " << expected.size();
+            if (pair_count != expected_keys.size())
+                return ::testing::AssertionFailure() << pair_count << " unique by key, expected " << pairs;
             ::testing::AssertionResult same = sameElements(download(d_out, count), expected, "unique");
+            if (same) same = sameElements(download(d_keys_out, pair_count), expected_keys, "unique_by_key keys");
+            if (same) same = sameElements(download(d_values_out, pair_count), expected_values, "unique_by_key values");
             if (same) same = sameElements(download(d_histogram, bins), counts, "histogram");
             return same;
         });
