@@ -47,7 +47,12 @@ public:
     }
     DeviceBuffer(const DeviceBuffer &) = delete;
     DeviceBuffer &operator=(const DeviceBuffer &) = delete;
-    ~DeviceBuffer() { cudaFree(data_); }  // no throw from a destructor; cudaFree(nullptr) is a no-op
+    // No throw from a destructor. An empty buffer makes no call: even cudaFree(nullptr) is an
+    // unsafe call that invalidates a capture under way on this thread (a call that refuses a
+    // capturing stream may unwind through empty buffers).
+    ~DeviceBuffer() {
+        if (data_ != nullptr) cudaFree(data_);
+    }
 
     T *get() const noexcept { return data_; }
     std::size_t size() const noexcept { return count_; }
