@@ -58,4 +58,10 @@ constexpr int kReducePieceBytes = 128;
 // threads on an H100).
 constexpr int kReduceMaxBlocks = 4096;
 
+// Load-balancing search (device/load_balance.cuh): threads per block and merge-path steps (work
+// items or segment ends) per thread; a tile is their product. Odd keeps the threads' runs in
+// shared memory on different banks. Not yet tuned on a GPU.
+constexpr int kLbsThreads = 256;
+constexpr int kLbsItemsPerThread = 7;
+
 }  // namespace StreamCompaction

@@ -1,0 +1,169 @@
+#pragma once
+// Load-balancing search (moderngpu 2.0's idea, on the merge path of merge_path.cuh): the work
+// items 0..n-1 and the segment ends offsets[1..segments] form a path of n + segments steps; each
+// tile takes an equal share of it, whatever the segment sizes, finds the segment of each of its
+// items in shared memory, and then calls the caller's functor on its items in index order, so
+// that consecutive threads handle consecutive items (coalesced accesses in f).
+#include <stream_compaction/detail/grid/merge_path.cuh>
+#include <stream_compaction/tuning/policies.h>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace StreamCompaction {
+namespace detail {
+
+constexpr int kLbsTileSteps = kLbsThreads * kLbsItemsPerThread;
+
+// f called as f(index, segment, rank).
+struct NoSegmentValues {
+    using value_type = char;
+};
+
+// f called as f(index, segment, rank, load(segment)): load runs once per segment a tile touches.
+template <class T, class Load>
+struct SegmentValues {
+    using value_type = T;
+    Load load;
+};
+
+template <class SV>
+constexpr bool kHasSegmentValues = !std::is_same<SV, NoSegmentValues>::value;
+
+template <class T>
+struct LbsTileStorage {
+    int row_ends[kLbsTileSteps + 1];  // the tile's segment ends relative to its first item, then one more
+    int row_of[kLbsTileSteps];        // each item's segment, relative to the tile's first
+    T values[kLbsTileSteps + 1];      // segment values (SegmentValues only)
+    long long corners[2];             // segment ends consumed before the tile's first and last steps
+    long long first_begin;            // where the tile's first segment begins (it may begin in an earlier tile)
+};
+
+template <class Offset, class SV, class F>
+__global__ void __launch_bounds__(kLbsThreads) transform_lbs_kernel(const Offset *offsets, long long segments,
+                                                                    long long n, SV segment_values, F f) {
+    using T = typename SV::value_type;
+    __shared__ LbsTileStorage<T> tile;
+    const long long path_length = segments + n;
+    const long long diagonal_start = static_cast<long long>(blockIdx.x) * kLbsTileSteps;
+    const long long diagonal_end =
+        diagonal_start + kLbsTileSteps < path_length ? diagonal_start + kLbsTileSteps : path_length;
+    SearchedCorners<Offset>{offsets}.find(blockIdx.x, diagonal_start, diagonal_end, segments, n, tile.corners);
+    __syncthreads();
+
+    // The tile: tile_rows segment ends and tile_items items from (row_start, item_start). Rows
+    // row_start .. row_start + tile_rows are the segments its items can belong to. The clamps
+    // hold for valid offsets anyway; they keep invalid ones inside the arrays.
+    const long long row_start = tile.corners[0];
+    const long long item_start = diagonal_start - row_start;
+    const int tile_length = static_cast<int>(diagonal_end - diagonal_start);
+    const long long corner_rows = tile.corners[1] - row_start;
+    const int tile_rows = corner_rows < 0 ? 0 : corner_rows > tile_length ? tile_length : static_cast<int>(corner_rows);
+    const int tile_items = tile_length - tile_rows;
+    for (int j = threadIdx.x; j <= tile_rows; j += blockDim.x) {
+        const long long segment = row_start + j;
+        int end = tile_items;  // past the last segment: the tile's end
+        if (segment < segments) {
+            const long long relative = static_cast<long long>(offsets[segment + 1]) - item_start;
+            end = relative < 0 ? 0 : relative > tile_items ? tile_items : static_cast<int>(relative);
+            if constexpr (kHasSegmentValues<SV>) tile.values[j] = segment_values.load(segment);
+        }
+        tile.row_ends[j] = end;
+    }
+    if (threadIdx.x == 0)
+        tile.first_begin = row_start < segments ? static_cast<long long>(offsets[row_start]) : item_start;
+    __syncthreads();
+
+    // Each thread walks its kLbsItemsPerThread steps of the path: an item goes to the current
+    // segment while it has items left, else the segment ends.
+    const int thread_diagonal =
+        static_cast<int>(threadIdx.x) * kLbsItemsPerThread < tile_length ? static_cast<int>(threadIdx.x) * kLbsItemsPerThread : tile_length;
+    int row, item;
+    tile_merge_path_search(thread_diagonal, tile.row_ends, tile_rows, tile_items, row, item);
+    const int steps = tile_length - thread_diagonal;
+#pragma unroll
+    for (int step = 0; step < kLbsItemsPerThread; ++step) {
+        if (step < steps) {
+            if (item < tile_items && (row >= tile_rows || item < tile.row_ends[row])) {
+                tile.row_of[item] = row;
+                ++item;
+            } else {
+                ++row;
+            }
+        }
+    }
+    __syncthreads();
+
+    // The items in index order, a block-wide stride apart.
+    for (int j = threadIdx.x; j < tile_items; j += blockDim.x) {
+        const int r = tile.row_of[j];
+        const long long index = item_start + j;
+        const long long begin = r == 0 ? tile.first_begin : item_start + tile.row_ends[r - 1];
+        if constexpr (kHasSegmentValues<SV>)
+            f(index, row_start + r, index - begin, tile.values[r]);
+        else
+            f(index, row_start + r, index - begin);
+    }
+}
+
+// ---- the functors of the library's own transforms ----
+
+template <class Index>
+struct WriteSegment {
+    Index *segment_of_item;
+    __device__ void operator()(long long index, long long segment, long long) const {
+        segment_of_item[index] = static_cast<Index>(segment);
+    }
+};
+
+template <class T>
+struct LoadAt {
+    const T *values;
+    __device__ T operator()(long long segment) const { return values[segment]; }
+};
+
+template <class T>
+struct WriteValue {
+    T *out;
+    __device__ void operator()(long long index, long long, long long, const T &value) const { out[index] = value; }
+};
+
+// Where segment s's items come from (and go to): gather[s] (and scatter[s]).
+struct GatherScatter {
+    long long gather, scatter;
+};
+
+template <class G, class S>
+struct LoadGatherScatter {
+    const G *gather;
+    const S *scatter;  // null: the items go where the segment's own items are (interval_gather)
+    __device__ GatherScatter operator()(long long segment) const {
+        return {static_cast<long long>(gather[segment]), scatter ? static_cast<long long>(scatter[segment]) : -1};
+    }
+};
+
+template <class T>
+struct MoveItem {
+    const T *in;
+    T *out;
+    __device__ void operator()(long long index, long long, long long rank, const GatherScatter &where) const {
+        out[where.scatter < 0 ? index : where.scatter + rank] = in[where.gather + rank];
+    }
+};
+
+// The first broken rule of CSR offsets (offsets[0] == 0, non-decreasing, offsets[segments] == n),
+// as the lowest index i where it breaks: i = 0 for the first entry, i in [1, segments] for
+// offsets[i - 1] > offsets[i] or (i == segments) offsets[i] != n.
+template <class Offset>
+__global__ void find_bad_offset(const Offset *offsets, long long segments, long long n, unsigned long long *first_bad) {
+    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i <= segments;
+         i += static_cast<long long>(gridDim.x) * blockDim.x) {
+        const long long value = static_cast<long long>(offsets[i]);
+        const bool bad = (i == 0 && value != 0) || (i > 0 && static_cast<long long>(offsets[i - 1]) > value) ||
+                         (i == segments && value != n);
+        if (bad) atomicMin(first_bad, static_cast<unsigned long long>(i));
+    }
+}
+
+}  // namespace detail
+}  // namespace StreamCompaction

@@ -1,0 +1,295 @@
+// Load-balancing search and its transforms (device/load_balance.cuh) against CPU references, on
+// uniform, power-law and degenerate segment sizes; graph replay, two streams, and bad offsets.
+#include <stream_compaction/device/load_balance.cuh>
+#include <stream_compaction/load_balance.h>
+
+#include "gpu_test_util.h"
+#include "robustness_util.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace SC = StreamCompaction;
+using namespace robustness;
+
+namespace {
+
+class GpuLoadBalance : public GpuTest {};
+
+// Segment lengths: mean `mean` (uniform in [0, 2 mean]), or Pareto-distributed (a few huge
+// segments among many small ones), or with runs of empty segments.
+enum class Shape { Uniform, PowerLaw, EmptyRuns };
+
+std::vector<int> makeLengths(std::size_t segments, int mean, Shape shape, std::mt19937 &rng) {
+    std::vector<int> lengths(segments);
+    std::uniform_int_distribution<int> uniform(0, 2 * mean);
+    std::uniform_real_distribution<double> unit(1e-9, 1.0);
+    for (std::size_t s = 0; s < segments; ++s) {
+        switch (shape) {
+        case Shape::Uniform: lengths[s] = uniform(rng); break;
+        case Shape::PowerLaw: lengths[s] = static_cast<int>(std::min(1e6, std::floor(0.5 * mean * std::pow(unit(rng), -1.0 / 1.5)))); break;
+        case Shape::EmptyRuns: lengths[s] = (s / 50) % 3 == 0 ? 0 : uniform(rng); break;
+        }
+    }
+    return lengths;
+}
+
+// The CPU references: the segment of every item, and each item's rank in it.
+struct Expected {
+    std::vector<long long> segment, rank;
+};
+
+template <class Offset>
+Expected reference(const std::vector<Offset> &offsets) {
+    Expected e;
+    for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+        for (Offset i = offsets[s]; i < offsets[s + 1]; ++i) {
+            e.segment.push_back(static_cast<long long>(s));
+            e.rank.push_back(static_cast<long long>(i - offsets[s]));
+        }
+    return e;
+}
+
+// What transform_lbs gives f, written out: segment and rank of every item, and how often each
+// item was visited (exactly once).
+struct RecordItem {
+    long long *segment, *rank;
+    unsigned *visits;
+    __device__ void operator()(long long index, long long segment_of, long long rank_of) const {
+        segment[index] = segment_of;
+        rank[index] = rank_of;
+        atomicAdd(visits + index, 1u);
+    }
+};
+
+// The cached form: the value passed is the segment's (here 3 s + 1).
+struct SegmentTag {
+    __device__ long long operator()(long long segment) const { return 3 * segment + 1; }
+};
+struct RecordWithValue {
+    long long *segment, *value;
+    __device__ void operator()(long long index, long long segment_of, long long, long long tag) const {
+        segment[index] = segment_of;
+        value[index] = tag;
+    }
+};
+
+template <class Offset>
+void checkTransforms(const std::vector<Offset> &offsets, cudaStream_t stream = 0) {
+    const std::size_t segments = offsets.size() - 1, n = static_cast<std::size_t>(offsets.back());
+    SCOPED_TRACE(std::to_string(segments) + " segments, " + std::to_string(n) + " items");
+    const Expected expected = reference(offsets);
+    DeviceArena arena;
+    Offset *d_offsets = arena.make<Offset>(offsets.size());
+    upload(stream, d_offsets, offsets);
+    long long *d_segment = arena.make<long long>(n), *d_rank = arena.make<long long>(n);
+    unsigned *d_visits = arena.make<unsigned>(n);
+    SC_CUDA_CHECK(cudaMemsetAsync(d_visits, 0, std::max<std::size_t>(n, 1) * sizeof(unsigned), stream));
+    SC::transform_lbs(RecordItem{d_segment, d_rank, d_visits}, n, d_offsets, segments, stream);
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    EXPECT_EQ(download(d_segment, n), expected.segment);
+    EXPECT_EQ(download(d_rank, n), expected.rank);
+    EXPECT_EQ(download(d_visits, n), std::vector<unsigned>(n, 1u));
+
+    long long *d_value = arena.make<long long>(n);
+    SC::transform_lbs(RecordWithValue{d_segment, d_value}, n, d_offsets, segments, SegmentTag{}, stream);
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<long long> tags(n);
+    for (std::size_t i = 0; i < n; ++i) tags[i] = 3 * expected.segment[i] + 1;
+    EXPECT_EQ(download(d_segment, n), expected.segment);
+    EXPECT_EQ(download(d_value, n), tags);
+
+    int *d_segment_of = arena.make<int>(n);
+    SC::load_balancing_search(n, d_offsets, segments, d_segment_of, stream);
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    EXPECT_EQ(download(d_segment_of, n), std::vector<int>(expected.segment.begin(), expected.segment.end()));
+}
+
+TEST_F(GpuLoadBalance, EverySegmentShapeAndSize) {
+    std::mt19937 rng(freshSeed());
+    for (Shape shape : {Shape::Uniform, Shape::PowerLaw, Shape::EmptyRuns})
+        for (std::size_t segments : {1u, 2u, 7u, 1000u, 4096u, 100003u})
+            for (int mean : {0, 1, 3, 17, 300}) {
+                if (segments * mean > 20000000u) continue;
+                SCOPED_TRACE("shape " + std::to_string(static_cast<int>(shape)) + ", mean " + std::to_string(mean));
+                checkTransforms(offsetsFromLengths(makeLengths(segments, mean, shape, rng)));
+            }
+}
+
+TEST_F(GpuLoadBalance, DegenerateSegments) {
+    checkTransforms(std::vector<int>{0});                                      // no segment, no item
+    checkTransforms(std::vector<int>{0, 0, 0, 0});                             // empty segments only
+    checkTransforms(std::vector<int>{0, 1});                                   // one item
+    checkTransforms(std::vector<int>{0, 0, 0, 1, 1, 1});                       // one item among empties
+    checkTransforms(std::vector<int>{0, 3000001});                             // one huge segment
+    std::vector<int> lengths(20000, 0);                                        // one huge among many empty
+    lengths[12345] = 1 << 21;
+    checkTransforms(offsetsFromLengths(lengths));
+    std::vector<int> ones(1 << 20, 1);                                         // as many segments as items
+    checkTransforms(offsetsFromLengths(ones));
+}
+
+TEST_F(GpuLoadBalance, SixtyFourBitOffsets) {
+    std::mt19937 rng(freshSeed());
+    const std::vector<int> small = offsetsFromLengths(makeLengths(5000, 40, Shape::PowerLaw, rng));
+    checkTransforms(std::vector<long long>(small.begin(), small.end()));
+    checkTransforms(std::vector<unsigned>(small.begin(), small.end()));
+}
+
+// interval_expand, interval_gather and interval_move against their CPU references.
+TEST_F(GpuLoadBalance, ExpandGatherAndMove) {
+    std::mt19937 rng(freshSeed());
+    for (Shape shape : {Shape::Uniform, Shape::PowerLaw, Shape::EmptyRuns})
+        for (std::size_t segments : {1u, 33u, 5000u, 70001u}) {
+            const std::vector<int> offsets = offsetsFromLengths(makeLengths(segments, 9, shape, rng));
+            const std::size_t n = offsets.back();
+            SCOPED_TRACE(std::to_string(segments) + " segments, " + std::to_string(n) + " items");
+            const Expected e = reference(offsets);
+            const std::vector<double> values = randomIntegralDoubles(segments, rng);
+            // Gather from a shuffled source: segment s reads its items at gather[s] in an input of n + 7.
+            std::vector<long long> gather(segments), scatter(segments);
+            std::vector<int> order(segments);
+            for (std::size_t s = 0; s < segments; ++s) order[s] = static_cast<int>(s);
+            std::shuffle(order.begin(), order.end(), rng);
+            long long place = 0;  // the segments' destinations, in shuffled order
+            for (int s : order) {
+                scatter[s] = place;
+                place += offsets[s + 1] - offsets[s];
+            }
+            for (std::size_t s = 0; s < segments; ++s) gather[s] = rng() % 8;  // sources may overlap
+            const std::vector<int> in = randomInts(n + 7, rng);
+
+            DeviceArena arena;
+            int *d_offsets = arena.make<int>(offsets.size());
+            double *d_values = arena.make<double>(segments), *d_expanded = arena.make<double>(n);
+            long long *d_gather = arena.make<long long>(segments), *d_scatter = arena.make<long long>(segments);
+            int *d_in = arena.make<int>(n + 7), *d_gathered = arena.make<int>(n), *d_moved = arena.make<int>(n);
+            upload(0, d_offsets, offsets);
+            upload(0, d_values, values);
+            upload(0, d_gather, gather);
+            upload(0, d_scatter, scatter);
+            upload(0, d_in, in);
+            SC::interval_expand(n, d_offsets, segments, d_values, d_expanded);
+            SC::interval_gather(n, d_offsets, segments, d_gather, d_in, d_gathered);
+            SC::interval_move(n, d_offsets, segments, d_gather, d_scatter, d_in, d_moved);
+            SC_CUDA_CHECK(cudaDeviceSynchronize());
+            std::vector<double> expanded(n);
+            std::vector<int> gathered(n), moved(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                const long long s = e.segment[i], r = e.rank[i];
+                expanded[i] = values[s];
+                gathered[i] = in[gather[s] + r];
+                moved[scatter[s] + r] = in[gather[s] + r];
+            }
+            EXPECT_EQ(download(d_expanded, n), expanded);
+            EXPECT_EQ(download(d_gathered, n), gathered);
+            EXPECT_EQ(download(d_moved, n), moved);
+        }
+}
+
+// Captured once, replayed with new segment sizes (same counts) and values between replays.
+TEST_F(GpuLoadBalance, GraphReplayWithNewOffsets) {
+    std::mt19937 rng(freshSeed());
+    const std::size_t segments = 30000, n = 400000;
+    DeviceArena arena;
+    int *d_offsets = arena.make<int>(segments + 1), *d_values = arena.make<int>(segments);
+    int *d_expanded = arena.make<int>(n), *d_segment_of = arena.make<int>(n);
+    std::vector<int> offsets, values;
+    captureAndReplay(
+        arena,
+        [&](cudaStream_t s) {
+            SC::interval_expand(n, d_offsets, segments, d_values, d_expanded, s);
+            SC::load_balancing_search(n, d_offsets, segments, d_segment_of, s);
+        },
+        [&](cudaStream_t s) {
+            offsets = randomOffsets(n, segments, rng);
+            values = randomInts(segments, rng);
+            upload(s, d_offsets, offsets);
+            upload(s, d_values, values);
+            poison(s, d_expanded, n * sizeof(int));
+            poison(s, d_segment_of, n * sizeof(int));
+        },
+        [&]() -> ::testing::AssertionResult {
+            const Expected e = reference(offsets);
+            std::vector<int> expanded(n), segment_of(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                expanded[i] = values[e.segment[i]];
+                segment_of[i] = static_cast<int>(e.segment[i]);
+            }
+            ::testing::AssertionResult same = sameElements(download(d_expanded, n), expanded, "expanded");
+            if (same) same = sameElements(download(d_segment_of, n), segment_of, "segments");
+            return same;
+        });
+}
+
+// Two streams at once on different offsets: neither disturbs the other.
+TEST_F(GpuLoadBalance, TwoStreamsAtOnce) {
+    std::mt19937 rng(freshSeed());
+    Stream a, b;
+    const std::size_t n = 1 << 22;
+    const std::vector<int> offsets_a = randomOffsets(n, 1000, rng), offsets_b = randomOffsets(n, 300000, rng);
+    DeviceArena arena;
+    int *d_oa = arena.make<int>(1001), *d_ob = arena.make<int>(300001);
+    int *d_sa = arena.make<int>(n), *d_sb = arena.make<int>(n);
+    upload(a, d_oa, offsets_a);
+    upload(b, d_ob, offsets_b);
+    delayStream(a, 2000);
+    delayStream(b, 2000);
+    for (int round = 0; round < 4; ++round) {
+        SC::load_balancing_search(n, d_oa, 1000, d_sa, a.get());
+        SC::load_balancing_search(n, d_ob, 300000, d_sb, b.get());
+    }
+    SC_CUDA_CHECK(cudaStreamSynchronize(a));
+    SC_CUDA_CHECK(cudaStreamSynchronize(b));
+    const Expected ea = reference(offsets_a), eb = reference(offsets_b);
+    EXPECT_EQ(download(d_sa, n), std::vector<int>(ea.segment.begin(), ea.segment.end()));
+    EXPECT_EQ(download(d_sb, n), std::vector<int>(eb.segment.begin(), eb.segment.end()));
+}
+
+TEST_F(GpuLoadBalance, BadOffsetsAreNamed) {
+    DeviceArena arena;
+    const auto message = [&](const std::vector<int> &offsets, std::size_t n) -> std::string {
+        int *d = arena.make<int>(offsets.size());
+        upload(0, d, offsets);
+        SC_CUDA_CHECK(cudaDeviceSynchronize());
+        try {
+            SC::check_segment_offsets(d, offsets.size() - 1, n);
+        } catch (const std::invalid_argument &e) {
+            return e.what();
+        }
+        return "accepted";
+    };
+    EXPECT_EQ(message({0, 2, 2, 5}, 5), "accepted");
+    EXPECT_EQ(message({0}, 0), "accepted");
+    EXPECT_NE(message({1, 2, 5}, 5).find("offsets[0] = 1, not 0"), std::string::npos);
+    EXPECT_NE(message({0, 4, 3, 5}, 5).find("not monotone: offsets[1] = 4 > offsets[2] = 3"), std::string::npos);
+    EXPECT_NE(message({0, 2, 6}, 5).find("offsets[2] = 6, not the item count 5"), std::string::npos);
+    // The course unit checks before it runs.
+    std::vector<int> out(5);
+    const std::vector<int> bad = {0, 4, 3, 5}, values = {1, 2, 3};
+    EXPECT_THROW(SC::LoadBalance::intervalExpand(5, bad.data(), 3, values.data(), out.data()), std::invalid_argument);
+    // Items without segments, null pointers: refused before anything is enqueued.
+    EXPECT_THROW(SC::load_balancing_search(5, static_cast<const int *>(nullptr), 3, out.data()), std::invalid_argument);
+    int *d_offsets = arena.make<int>(1);
+    EXPECT_THROW(SC::interval_expand(5, d_offsets, 0, out.data(), out.data()), std::invalid_argument);
+}
+
+// The course unit's intervalExpand against the CPU.
+TEST_F(GpuLoadBalance, CourseUnitExpand) {
+    std::mt19937 rng(freshSeed());
+    const std::vector<int> offsets = offsetsFromLengths(makeLengths(3001, 5, Shape::PowerLaw, rng));
+    const std::vector<int> values = randomInts(3001, rng);
+    const int n = offsets.back();
+    std::vector<int> out(n, -7), expected;
+    for (std::size_t s = 0; s + 1 < offsets.size(); ++s) expected.insert(expected.end(), offsets[s + 1] - offsets[s], values[s]);
+    SC::LoadBalance::intervalExpand(n, offsets.data(), 3001, values.data(), out.data());
+    EXPECT_EQ(out, expected);
+}
+
+}  // namespace
