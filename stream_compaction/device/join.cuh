@@ -42,7 +42,7 @@
 #include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/detail/merge/dispatch.cuh>
 #include <stream_compaction/detail/merge/join.cuh>
-#include <stream_compaction/detail/merge/lbs_standin.cuh>
+#include <stream_compaction/device/load_balance.cuh>
 #include <stream_compaction/device/scan.cuh>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
