@@ -78,5 +78,6 @@ void run_segmented(const Options &options, const Sink &sink);  // segmented_case
 void run_spmv(const Options &options, const Sink &sink);       // spmv_cases.cu
 void run_reduce(const Options &options, const Sink &sink);     // reduce.cu: strategies and max segment sum
 void run_by_key(const Options &options, const Sink &sink);     // by_key.cu: reduce-by-key, unique, RLE, histogram
+void run_merge(const Options &options, const Sink &sink);      // merge.cu: sorted search, merge, inner join
 
 }  // namespace bench

@@ -66,3 +66,13 @@ struct LessThan {
 };
 
 }  // namespace StreamCompaction
+
+namespace StreamCompaction {
+
+// The order of sorted inputs (merge, sorted search, join): a strict weak ordering, x < y by default.
+struct Less {
+    template <class T>
+    __host__ __device__ bool operator()(const T &x, const T &y) const { return x < y; }
+};
+
+}  // namespace StreamCompaction

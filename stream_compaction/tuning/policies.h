@@ -63,5 +63,18 @@ constexpr int kReduceMaxBlocks = 4096;
 // shared memory on different banks. Not yet tuned on a GPU.
 constexpr int kLbsThreads = 256;
 constexpr int kLbsItemsPerThread = 7;
+// Merge and sorted search (device/merge.cuh): threads per block, and merge-path steps per thread
+// for 4-byte keys (CUB's DeviceMerge takes 15 on sm_60+); wider keys take proportionally fewer,
+// odd so that the threads' runs in shared memory start on different banks. Not yet tuned on a GPU.
+constexpr int kMergeThreads = 256;
+constexpr int kMergeItemsPerThread4B = 15;
+template <class K>
+constexpr int merge_items_per_thread() {
+    constexpr int scaled = static_cast<int>(kMergeItemsPerThread4B * 4 / sizeof(K));
+    constexpr int clamped = scaled < 1 ? 1 : scaled > kMergeItemsPerThread4B ? kMergeItemsPerThread4B : scaled;
+    return clamped % 2 == 0 ? clamped - 1 : clamped;
+}
+// Binary search of unsorted needles (lower_bound, upper_bound): one thread per needle.
+constexpr int kBinarySearchThreads = 256;
 
 }  // namespace StreamCompaction

@@ -1,0 +1,84 @@
+#pragma once
+// Merge path of two sorted arrays (Green, McColl & Bader 2012; moderngpu's merge_path): the merge
+// of a[0, na) and b[0, nb) is a path of na + nb steps, each consuming the next item of a or of b;
+// diagonal d crosses it at the point (i, d - i) where the first d merged items are a[0, i) and
+// b[0, d - i). Found by a binary search on the diagonal, because "a[x] goes before b[d - 1 - x]"
+// holds for every x below the crossing and for none from it on. This is the two-array sibling of
+// detail/grid/merge_path.cuh (segment ends against element indices); the warp-wide search in
+// global memory is the same 32-pivot search.
+#include <stream_compaction/detail/warp/warp_scan.cuh>
+
+namespace StreamCompaction {
+
+// Which side goes first where keys are equivalent. Lower: a's item before b's (a stable merge of
+// a then b; a sorted search of needles a in b then gives each needle's lower bound, the number of
+// b's items ordered before it). Upper: b's item first (the upper bound: b's items not ordered after it).
+enum class Bound { Lower, Upper };
+
+namespace detail {
+
+// Whether a's item `x` goes before b's item `y` on the path.
+template <Bound Ties, class K, class Less>
+__device__ __forceinline__ bool a_goes_first(const K &x, const K &y, Less less) {
+    if constexpr (Ties == Bound::Lower) return !less(y, x);
+    else return less(x, y);
+}
+
+// Where `diagonal` crosses the path of a tile staged in shared memory: the items of a consumed
+// (a_count items at a, b_count at b, diagonal <= a_count + b_count). Stays inside both arrays
+// whatever the keys, sorted or not.
+template <Bound Ties, class K, class Less>
+__device__ __forceinline__ int tile_merge_path(const K *a, int a_count, const K *b, int b_count, int diagonal,
+                                               Less less) {
+    int low = diagonal > b_count ? diagonal - b_count : 0;
+    int high = diagonal < a_count ? diagonal : a_count;
+    while (low < high) {
+        const int pivot = (low + high) >> 1;
+        if (a_goes_first<Ties>(a[pivot], b[diagonal - 1 - pivot], less)) low = pivot + 1;
+        else high = pivot;
+    }
+    return low;
+}
+
+// The same crossing in global memory, by a whole warp (every lane gets the answer): each round
+// the 32 lanes test 32 evenly spaced pivots of [low, high) at once, so the range shrinks 32-fold
+// per dependent load instead of 2-fold. The lanes whose pivot goes first form a prefix of the warp.
+template <Bound Ties, class K, class Less>
+__device__ __forceinline__ long long warp_merge_path(long long diagonal, const K *a, long long na, const K *b,
+                                                     long long nb, Less less, unsigned lane) {
+    long long low = diagonal > nb ? diagonal - nb : 0;
+    long long high = diagonal < na ? diagonal : na;
+    while (low < high) {
+        const long long step = (high - low + kWarpThreads - 1) / kWarpThreads;
+        const long long pivot = low + lane * step;
+        // low <= pivot < high keeps a[pivot] and b[diagonal - 1 - pivot] in range.
+        const bool first = pivot < high && a_goes_first<Ties>(a[pivot], b[diagonal - 1 - pivot], less);
+        const int passed = __popc(__ballot_sync(kFullMask, first));
+        if (passed == 0) return low;
+        const long long last_first = low + (passed - 1) * step;
+        low = last_first + 1;
+        high = last_first + step < high ? last_first + step : high;
+    }
+    return low;
+}
+
+// A tile's corners: the items of a consumed before diagonals `start` and `end`, found by warps 0
+// and 1 at once (warp 0 alone in a one-warp block). Run by the whole block; corners[0] and
+// corners[1] receive them (read after a __syncthreads).
+template <Bound Ties, class K, class Less>
+__device__ __forceinline__ void block_merge_corners(long long start, long long end, const K *a, long long na,
+                                                    const K *b, long long nb, Less less, long long *corners) {
+    const unsigned warp = threadIdx.x / kWarpThreads, lane = threadIdx.x % kWarpThreads;
+    const unsigned end_warp = blockDim.x > kWarpThreads ? 1 : 0;
+    if (warp == 0) {
+        const long long found = warp_merge_path<Ties>(start, a, na, b, nb, less, lane);
+        if (lane == 0) corners[0] = found;
+    }
+    if (warp == end_warp) {
+        const long long found = warp_merge_path<Ties>(end, a, na, b, nb, less, lane);
+        if (lane == 0) corners[1] = found;
+    }
+}
+
+}  // namespace detail
+}  // namespace StreamCompaction

@@ -1,0 +1,107 @@
+#pragma once
+// Merge of sorted arrays and searches in a sorted array: merge_keys and merge_pairs (stable: of
+// equivalent keys, a's come first, each side in its order), sorted_search (the lower or upper
+// bound of every needle of a sorted array of needles, in one merge-path pass), and lower_bound /
+// upper_bound for needles in any order (a binary search each, thrust's vectorized contract).
+//
+// Example:
+//   std::vector<int> a = {1, 3, 3, 7}, b = {2, 3, 8}, merged(7);
+//   auto d_a = DeviceBuffer<int>::from_host(a.data(), a.size());
+//   auto d_b = DeviceBuffer<int>::from_host(b.data(), b.size());
+//   DeviceBuffer<int> d_merged(7);
+//   merge_keys(d_a.get(), a.size(), d_b.get(), b.size(), d_merged.get(), Less{});   // stream 0
+//   d_merged.copy_to_host(merged.data(), 7);
+//   if (merged != std::vector<int>{1, 2, 3, 3, 3, 7, 8}) return 1;   // a's 3s before b's
+//   DeviceBuffer<long long> d_bounds(4);
+//   std::vector<long long> bounds(4);
+//   sorted_search(d_a.get(), a.size(), d_b.get(), b.size(), d_bounds.get(), Bound::Lower, Less{});
+//   d_bounds.copy_to_host(bounds.data(), 4);
+//   if (bounds != std::vector<long long>{0, 1, 1, 2}) return 1;   // b's items ordered before each a
+//   sorted_search(d_a.get(), a.size(), d_b.get(), b.size(), d_bounds.get(), Bound::Upper, Less{});
+//   d_bounds.copy_to_host(bounds.data(), 4);
+//   if (bounds != std::vector<long long>{0, 2, 2, 2}) return 1;   // b's items not ordered after it
+//   std::vector<int> needles = {9, 0, 3};
+//   auto d_needles = DeviceBuffer<int>::from_host(needles.data(), 3);
+//   lower_bound(d_b.get(), b.size(), d_needles.get(), 3, d_bounds.get(), Less{});  // any order
+//   d_bounds.copy_to_host(bounds.data(), 3);
+//   if (bounds[0] != 3 || bounds[1] != 0 || bounds[2] != 1) return 1;
+//
+// Contracts: `less` is a strict weak ordering of the keys (a device functor, bool less(x, y));
+// merge inputs, sorted_search's needles and haystack, and lower_bound's haystack are sorted
+// under it (not checked: the results are then unspecified, though every read and write stays in
+// bounds). Keys and values of any trivially copyable type aligned to at most 16 bytes; indices
+// of any integer type that holds the haystack's size (checked). Outputs must not overlap inputs.
+// 64-bit sizes; an empty input gives an empty or a zero-bound result.
+//
+// No temporary storage: every call is one launch, so it may be captured in a CUDA graph and
+// replayed, and run on several streams at once. Tiles: kMergeThreads threads, each taking
+// merge_items_per_thread<K>() steps of the merge path (tuning/policies.h).
+// Errors: std::invalid_argument for null pointers with items to process and indices too narrow
+// (nothing enqueued), cuda_error from CUDA.
+#include <stream_compaction/detail/merge/dispatch.cuh>
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/nvtx.h>
+#include <stream_compaction/support/operators.cuh>
+
+#include <cstddef>
+
+namespace StreamCompaction {
+
+// ---- merge ----
+
+// d_out[0, na + nb) = the stable merge of d_a[0, na) and d_b[0, nb).
+template <class K, class LessOp>
+void merge_keys(const K *d_a, std::size_t na, const K *d_b, std::size_t nb, K *d_out, LessOp less,
+                cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("merge_keys");
+    require_device_pointers("merge_keys", na, d_a, d_out);
+    require_device_pointers("merge_keys", nb, d_b, d_out);
+    detail::launch_merge<K, char, false>("merge_keys", d_a, static_cast<const char *>(nullptr), na, d_b,
+                                         static_cast<const char *>(nullptr), nb, d_out, static_cast<char *>(nullptr),
+                                         less, stream);
+}
+
+// The same for keys with values: each value stays beside its key.
+template <class K, class V, class LessOp>
+void merge_pairs(const K *d_a_keys, const V *d_a_values, std::size_t na, const K *d_b_keys, const V *d_b_values,
+                 std::size_t nb, K *d_out_keys, V *d_out_values, LessOp less, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("merge_pairs");
+    require_device_pointers("merge_pairs", na, d_a_keys, d_out_keys);
+    require_device_pointers("merge_pairs", na, d_a_values, d_out_values);
+    require_device_pointers("merge_pairs", nb, d_b_keys, d_out_keys);
+    require_device_pointers("merge_pairs", nb, d_b_values, d_out_values);
+    detail::launch_merge<K, V, true>("merge_pairs", d_a_keys, d_a_values, na, d_b_keys, d_b_values, nb, d_out_keys,
+                                     d_out_values, less, stream);
+}
+
+// ---- searches ----
+
+// Sorted needles: d_out_indices[i] = the lower bound (Bound::Lower: the number of haystack items
+// ordered before needle i) or the upper bound (Bound::Upper: those not ordered after it) of each
+// needle, moderngpu's sorted_search. One merge-path pass: O(n_needles + n_haystack) work.
+template <class K, class Index, class LessOp>
+void sorted_search(const K *d_needles, std::size_t n_needles, const K *d_haystack, std::size_t n_haystack,
+                   Index *d_out_indices, Bound bound, LessOp less, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("sorted_search");
+    detail::sorted_search("sorted_search", d_needles, n_needles, d_haystack, n_haystack, d_out_indices, bound, less,
+                          stream);
+}
+
+// Needles in any order: d_out[i] = the first position of d_haystack[0, n) where needle i could be
+// inserted keeping it sorted (thrust::lower_bound's vectorized form). A binary search per needle.
+template <class K, class Index, class LessOp = Less>
+void lower_bound(const K *d_haystack, std::size_t n, const K *d_needles, std::size_t m, Index *d_out,
+                 LessOp less = LessOp{}, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("lower_bound");
+    detail::binary_search<Bound::Lower>("lower_bound", d_haystack, n, d_needles, m, d_out, less, stream);
+}
+
+// ... and the last such position (thrust::upper_bound).
+template <class K, class Index, class LessOp = Less>
+void upper_bound(const K *d_haystack, std::size_t n, const K *d_needles, std::size_t m, Index *d_out,
+                 LessOp less = LessOp{}, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("upper_bound");
+    detail::binary_search<Bound::Upper>("upper_bound", d_haystack, n, d_needles, m, d_out, less, stream);
+}
+
+}  // namespace StreamCompaction
