@@ -79,5 +79,6 @@ void run_spmv(const Options &options, const Sink &sink);       // spmv_cases.cu
 void run_reduce(const Options &options, const Sink &sink);     // reduce.cu: strategies and max segment sum
 void run_by_key(const Options &options, const Sink &sink);     // by_key.cu: reduce-by-key, unique, RLE, histogram
 void run_merge(const Options &options, const Sink &sink);      // merge.cu: sorted search, merge, inner join
+void run_load_balance(const Options &options, const Sink &sink);  // load_balance.cu: interval expand, search
 
 }  // namespace bench

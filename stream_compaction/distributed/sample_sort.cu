@@ -4,6 +4,7 @@
 
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/host/temp_storage.h>
+#include <stream_compaction/device/merge.cuh>
 #include <stream_compaction/device/radix_sort.cuh>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
@@ -11,6 +12,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 namespace StreamCompaction {
 namespace distributed {
@@ -72,6 +75,49 @@ void local_sort(const Key *keys_in, Key *keys_out, const Value *values_in, Value
     } else {
         const std::size_t bytes = radix_sort_temp_bytes<Key>(n);
         radix_sort_keys(keys_in, keys_out, n, ws.device(kSlotSortStorage, bytes), bytes, stream);
+    }
+}
+
+// A run of the received buffer: [begin, begin + count).
+struct Run {
+    std::size_t begin, count;
+};
+
+// Merges the sorted `runs` (in source-rank order, covering [0, m) of keys/values) into
+// keys_out/values_out, pairwise and round by round, so that each round reads and writes every item
+// once: ceil(log2(runs)) rounds instead of a re-sort. Stable: a merge puts the earlier run's equal
+// keys first, and the runs stay in rank order, so equal keys keep the order of the ranks and of
+// each rank's shard, as the local stable sort of the concatenation would. The rounds alternate
+// between the received buffer and the output; the first round's direction is chosen so that the
+// last one writes the output.
+template <bool Pairs>
+void merge_runs(std::vector<Run> runs, Key *keys, Value *values, Key *keys_out, Value *values_out, cudaStream_t stream) {
+    int rounds = 0;
+    for (std::size_t r = 1; r < runs.size(); r *= 2) ++rounds;
+    Key *key_buffers[2] = {keys, keys_out};
+    Value *value_buffers[2] = {values, values_out};
+    int from = rounds % 2 == 0 ? 1 : 0;  // even rounds: start in the output, after a copy there
+    const std::size_t m = runs.back().begin + runs.back().count;
+    if (from == 1) {
+        SC_CUDA_CHECK(cudaMemcpyAsync(keys_out, keys, m * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
+        if (Pairs) SC_CUDA_CHECK(cudaMemcpyAsync(values_out, values, m * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
+    }
+    for (; runs.size() > 1; from = 1 - from) {
+        const int to = 1 - from;
+        std::vector<Run> merged;
+        for (std::size_t i = 0; i < runs.size(); i += 2) {
+            const Run a = runs[i];
+            const Run b = i + 1 < runs.size() ? runs[i + 1] : Run{a.begin + a.count, 0};
+            if (Pairs)
+                merge_pairs(key_buffers[from] + a.begin, value_buffers[from] + a.begin, a.count,
+                            key_buffers[from] + b.begin, value_buffers[from] + b.begin, b.count,
+                            key_buffers[to] + a.begin, value_buffers[to] + a.begin, Less{}, stream);
+            else
+                merge_keys(key_buffers[from] + a.begin, a.count, key_buffers[from] + b.begin, b.count,
+                           key_buffers[to] + a.begin, Less{}, stream);
+            merged.push_back({a.begin, a.count + b.count});
+        }
+        runs = std::move(merged);
     }
 }
 
@@ -147,14 +193,10 @@ Placement sample_sort(const char *name, const Communicator &comm, const Key *d_k
     // received land in source-rank order.
     std::vector<Transfer> sends, receives;
     std::size_t send_offset = 0, receive_offset = 0;
-    int sources = 0;
     for (int peer = 0; peer < ranks; ++peer) {
         const std::size_t out = matrix[rank * ranks + peer], in = matrix[peer * ranks + rank];
         if (out > 0) sends.push_back({peer, send_offset, out});
-        if (in > 0) {
-            receives.push_back({peer, receive_offset, in});
-            ++sources;
-        }
+        if (in > 0) receives.push_back({peer, receive_offset, in});
         send_offset += out;
         receive_offset += in;
     }
@@ -167,14 +209,11 @@ Placement sample_sort(const char *name, const Communicator &comm, const Key *d_k
     if (Pairs) arrays.push_back({sorted_values, run_values, sizeof(Value)});
     exchange(comm, sends, receives, arrays, stream);
 
-    // 6. The runs, merged by a stable sort (one run: already sorted).
-    if (sources > 1) {
-        local_sort<Pairs>(run_keys, d_keys_out, run_values, d_values_out, m, ws, stream);
-    } else if (m > 0) {
-        SC_CUDA_CHECK(cudaMemcpyAsync(d_keys_out, run_keys, m * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
-        if (Pairs)
-            SC_CUDA_CHECK(
-                cudaMemcpyAsync(d_values_out, run_values, m * sizeof(Value), cudaMemcpyDeviceToDevice, stream));
+    // 6. The runs merged (one run: copied).
+    if (m > 0) {
+        std::vector<Run> received_runs;
+        for (const Transfer &t : receives) received_runs.push_back({t.offset, t.count});
+        merge_runs<Pairs>(received_runs, run_keys, run_values, d_keys_out, d_values_out, stream);
     }
     return placement;
 }

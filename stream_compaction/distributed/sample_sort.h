@@ -15,11 +15,13 @@
 //      ranks x ranks matrix, so all check every rank's capacity alike before anything moves;
 //   5. one all-to-all of the buckets: a group of ncclSend/ncclRecv (bucket sizes differ, which
 //      ncclAlltoAll's equal counts cannot express), the rank's own bucket a device copy;
-//   6. the received runs (sorted, in source-rank order) are radix-sorted again into the output,
-//      or copied when a single rank sent them all.
+//   6. the received runs (sorted, in source-rank order) are merged pairwise (device/merge.cuh),
+//      ceil(log2(runs)) rounds each reading and writing every item once, into the output, or
+//      copied when a single rank sent them all.
 //
-// Stable: equal keys (and their values) keep their global input order, since both sorts are stable
-// and the buckets split and concatenate in (key, rank, position) order.
+// Stable: equal keys (and their values) keep their global input order, since the local sort and
+// the merges are stable (a merge puts the earlier run's equal keys first) and the buckets split
+// and concatenate in (key, rank, position) order.
 //
 // Every rank calls it (collective), with its communicator's device current; shards of any size,
 // empty included. The host waits three times (counts, samples, bucket counts). Outputs must not
