@@ -90,7 +90,7 @@ void checkTransforms(const std::vector<Offset> &offsets, cudaStream_t stream = 0
     upload(stream, d_offsets, offsets);
     long long *d_segment = arena.make<long long>(n), *d_rank = arena.make<long long>(n);
     unsigned *d_visits = arena.make<unsigned>(n);
-    SC_CUDA_CHECK(cudaMemsetAsync(d_visits, 0, std::max<std::size_t>(n, 1) * sizeof(unsigned), stream));
+    if (n > 0) SC_CUDA_CHECK(cudaMemsetAsync(d_visits, 0, n * sizeof(unsigned), stream));
     SC::transform_lbs(RecordItem{d_segment, d_rank, d_visits}, n, d_offsets, segments, stream);
     SC_CUDA_CHECK(cudaStreamSynchronize(stream));
     EXPECT_EQ(download(d_segment, n), expected.segment);
