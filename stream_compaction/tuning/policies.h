@@ -63,11 +63,17 @@ constexpr int kReduceMaxBlocks = 4096;
 // shared memory on different banks. Not yet tuned on a GPU.
 constexpr int kLbsThreads = 256;
 constexpr int kLbsItemsPerThread = 7;
+// Consecutive tiles per block: the block finds all their corners at once, one warp per corner
+// (one tile per block, with two warps searching, wrote 45% of the copy bandwidth on an H100: the
+// searches' dependent loads, not the memory, set the pace).
+constexpr int kLbsTilesPerBlock = 8;
 // Merge and sorted search (device/merge.cuh): threads per block, and merge-path steps per thread
 // for 4-byte keys (CUB's DeviceMerge takes 15 on sm_60+); wider keys take proportionally fewer,
 // odd so that the threads' runs in shared memory start on different banks. Not yet tuned on a GPU.
 constexpr int kMergeThreads = 256;
 constexpr int kMergeItemsPerThread4B = 15;
+// Consecutive merge tiles per block, their corners searched at once, a warp each.
+constexpr int kMergeTilesPerBlock = 4;
 template <class K>
 constexpr int merge_items_per_thread() {
     constexpr int scaled = static_cast<int>(kMergeItemsPerThread4B * 4 / sizeof(K));

@@ -1,5 +1,5 @@
 #pragma once
-// Load-balancing search's dispatch: the grid (one block per tile of the path) and the launch;
+// Load-balancing search's dispatch: the grid (a block per kLbsTilesPerBlock tiles of the path) and the launch;
 // the offsets check that the host-facing calls make.
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/load_balance/kernels.cuh>
@@ -23,7 +23,7 @@ void launch_transform_lbs(const char *name, std::size_t n_items, const Offset *d
                                     " items and no segment to hold them");
     if (n_items == 0) return;  // empty segments alone: nothing to call f on
     const std::size_t tiles = (n_items + segments + kLbsTileSteps - 1) / kLbsTileSteps;
-    launch(transform_lbs_kernel<Offset, SV, F>, name, blocks_for(tiles, 1), kLbsThreads, 0, stream, d_offsets,
+    launch(transform_lbs_kernel<Offset, SV, F>, name, blocks_for(tiles, kLbsTilesPerBlock), kLbsThreads, 0, stream, d_offsets,
            static_cast<long long>(segments), static_cast<long long>(n_items), segment_values, f);
 }
 

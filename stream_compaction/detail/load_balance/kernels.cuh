@@ -39,18 +39,14 @@ struct LbsTileStorage {
     long long first_begin;            // where the tile's first segment begins (it may begin in an earlier tile)
 };
 
-template <class Offset, class SV, class F>
-__global__ void __launch_bounds__(kLbsThreads) transform_lbs_kernel(const Offset *offsets, long long segments,
-                                                                    long long n, SV segment_values, F f) {
-    using T = typename SV::value_type;
-    __shared__ LbsTileStorage<T> tile;
-    const long long path_length = segments + n;
-    const long long diagonal_start = static_cast<long long>(blockIdx.x) * kLbsTileSteps;
+// One tile of the path, from its corners in tile.corners: stages its segment ends (and values),
+// finds the segment of each of its items, and calls f on them in index order. Run by the whole
+// block.
+template <class Offset, class SV, class F, class T>
+__device__ __forceinline__ void lbs_tile(const Offset *offsets, long long segments, long long diagonal_start,
+                                         long long path_length, SV &segment_values, F &f, LbsTileStorage<T> &tile) {
     const long long diagonal_end =
         diagonal_start + kLbsTileSteps < path_length ? diagonal_start + kLbsTileSteps : path_length;
-    SearchedCorners<Offset>{offsets}.find(blockIdx.x, diagonal_start, diagonal_end, segments, n, tile.corners);
-    __syncthreads();
-
     // The tile: tile_rows segment ends and tile_items items from (row_start, item_start). Rows
     // row_start .. row_start + tile_rows are the segments its items can belong to. The clamps
     // hold for valid offsets anyway; they keep invalid ones inside the arrays.
@@ -103,6 +99,39 @@ __global__ void __launch_bounds__(kLbsThreads) transform_lbs_kernel(const Offset
             f(index, row_start + r, index - begin, tile.values[r]);
         else
             f(index, row_start + r, index - begin);
+    }
+}
+
+
+template <class Offset, class SV, class F>
+__global__ void __launch_bounds__(kLbsThreads) transform_lbs_kernel(const Offset *offsets, long long segments,
+                                                                    long long n, SV segment_values, F f) {
+    using T = typename SV::value_type;
+    __shared__ LbsTileStorage<T> tile;
+    __shared__ long long block_corners[kLbsTilesPerBlock + 1];
+    const long long path_length = segments + n;
+    const long long tiles = (path_length + kLbsTileSteps - 1) / kLbsTileSteps;
+    const long long first_tile = static_cast<long long>(blockIdx.x) * kLbsTilesPerBlock;
+    const int block_tiles = static_cast<int>(tiles - first_tile < kLbsTilesPerBlock ? tiles - first_tile : kLbsTilesPerBlock);
+    // Every corner of the block's tiles at once, a warp each (32-way searches of the offsets in
+    // global memory): the searches' dependent loads are the latency of a tile, paid here once for
+    // kLbsTilesPerBlock tiles and by all warps in parallel, instead of by two warps per tile.
+    {
+        const int warp = static_cast<int>(threadIdx.x / kWarpThreads), warps = static_cast<int>(blockDim.x / kWarpThreads);
+        const unsigned lane = threadIdx.x % kWarpThreads;
+        for (int c = warp; c <= block_tiles; c += warps) {
+            const long long diagonal = (first_tile + c) * kLbsTileSteps;
+            const long long found = warp_merge_path_search(diagonal < path_length ? diagonal : path_length, offsets,
+                                                           segments, n, lane);
+            if (lane == 0) block_corners[c] = found;
+        }
+    }
+    __syncthreads();
+    for (int t = 0; t < block_tiles; ++t) {
+        if (threadIdx.x < 2) tile.corners[threadIdx.x] = block_corners[t + threadIdx.x];
+        __syncthreads();
+        lbs_tile(offsets, segments, (first_tile + t) * kLbsTileSteps, path_length, segment_values, f, tile);
+        __syncthreads();  // the next tile overwrites the staging
     }
 }
 
