@@ -72,8 +72,6 @@ constexpr int kLbsTilesPerBlock = 8;
 // odd so that the threads' runs in shared memory start on different banks. Not yet tuned on a GPU.
 constexpr int kMergeThreads = 256;
 constexpr int kMergeItemsPerThread4B = 15;
-// Consecutive merge tiles per block, their corners searched at once, a warp each.
-constexpr int kMergeTilesPerBlock = 4;
 template <class K>
 constexpr int merge_items_per_thread() {
     constexpr int scaled = static_cast<int>(kMergeItemsPerThread4B * 4 / sizeof(K));

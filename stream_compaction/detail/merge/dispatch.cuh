@@ -57,8 +57,7 @@ void launch_merge(const char *name, const K *a_keys, const V *a_values, std::siz
     constexpr int kItems = merge_items_per_thread<K>();
     constexpr int kTileItems = merge_tile_items<K>();
     const std::size_t staging = HasValues ? staging_bytes<K, int>(kTileItems) : sizeof(K) * kTileItems;
-    launch(merge_kernel<kItems, HasValues, K, V, Less>, name,
-           blocks_for((na + nb + kTileItems - 1) / kTileItems, kMergeTilesPerBlock), kMergeThreads,
+    launch(merge_kernel<kItems, HasValues, K, V, Less>, name, blocks_for(na + nb, kTileItems), kMergeThreads,
            staging, stream, a_keys, a_values, static_cast<long long>(na), b_keys, b_values,
            static_cast<long long>(nb), out_keys, out_values, less);
 }

@@ -35,26 +35,10 @@ struct MergeTile {
     int a_count, count;
 };
 
-// The tile of the steps [start, end) whose corners (a's items consumed before its first and its
-// last step) were searched. The end corner is clamped so that both ranges lie inside their arrays:
-// for sorted inputs the clamp never acts; for unsorted ones (a broken contract) the output is
-// unspecified but nothing is read or written out of bounds.
-__device__ __forceinline__ MergeTile tile_from_corners(long long start, long long end, long long a_start,
-                                                       long long a_end_found, long long na, long long nb) {
-    MergeTile tile;
-    tile.start = start;
-    tile.count = static_cast<int>(end - start);
-    tile.a_start = a_start;  // in [max(0, start - nb), min(start, na)] by the search's bounds
-    tile.b_start = start - tile.a_start;
-    const long long low = tile.a_start > end - nb ? tile.a_start : end - nb;
-    const long long high = na < tile.a_start + tile.count ? na : tile.a_start + tile.count;
-    const long long a_end = a_end_found < low ? low : a_end_found > high ? high : a_end_found;
-    tile.a_count = static_cast<int>(a_end - tile.a_start);
-    return tile;
-}
-
-// This block's tile, its corners searched by two warps. Run by the whole block; ends with a
-// __syncthreads.
+// This block's tile. Run by the whole block; ends with a __syncthreads. The end corner is clamped
+// so that both ranges lie inside their arrays: for sorted inputs the clamp never acts; for
+// unsorted ones (a broken contract) the output is unspecified but nothing is read or written out
+// of bounds.
 template <Bound Ties, int TileItems, class K, class Less>
 __device__ __forceinline__ MergeTile find_tile(const K *a, long long na, const K *b, long long nb, Less less,
                                                long long *corners) {
@@ -62,22 +46,16 @@ __device__ __forceinline__ MergeTile find_tile(const K *a, long long na, const K
     const long long end = start + TileItems < na + nb ? start + TileItems : na + nb;
     block_merge_corners<Ties>(start, end, a, na, b, nb, less, corners);
     __syncthreads();
-    return tile_from_corners(start, end, corners[0], corners[1], na, nb);
-}
-
-// The corners of this block's `block_tiles` consecutive tiles from `first_tile`, a warp each, all
-// at once: corners[c] for c in [0, block_tiles]. Run by the whole block; ends with a __syncthreads.
-template <Bound Ties, int TileItems, class K, class Less>
-__device__ __forceinline__ void find_block_corners(long long first_tile, int block_tiles, const K *a, long long na,
-                                                   const K *b, long long nb, Less less, long long *corners) {
-    const int warp = static_cast<int>(threadIdx.x / kWarpThreads), warps = static_cast<int>(blockDim.x / kWarpThreads);
-    const unsigned lane = threadIdx.x % kWarpThreads;
-    for (int c = warp; c <= block_tiles; c += warps) {
-        const long long diagonal = (first_tile + c) * TileItems;
-        const long long found = warp_merge_path<Ties>(diagonal < na + nb ? diagonal : na + nb, a, na, b, nb, less, lane);
-        if (lane == 0) corners[c] = found;
-    }
-    __syncthreads();
+    MergeTile tile;
+    tile.start = start;
+    tile.count = static_cast<int>(end - start);
+    tile.a_start = corners[0];  // in [max(0, start - nb), min(start, na)] by the search's bounds
+    tile.b_start = start - tile.a_start;
+    const long long low = tile.a_start > end - nb ? tile.a_start : end - nb;
+    const long long high = na < tile.a_start + tile.count ? na : tile.a_start + tile.count;
+    const long long a_end = corners[1] < low ? low : corners[1] > high ? high : corners[1];
+    tile.a_count = static_cast<int>(a_end - tile.a_start);
+    return tile;
 }
 
 // Stages the tile's keys: a's range at staged[0, a_count), b's after it. All of a thread's loads
@@ -134,53 +112,42 @@ __global__ void __launch_bounds__(kMergeThreads)
     merge_kernel(const K *a_keys, const V *a_values, long long na, const K *b_keys, const V *b_values, long long nb,
                  K *out_keys, V *out_values, Less less) {
     constexpr int kTileItems = kMergeThreads * Items;
-    __shared__ long long corners[kMergeTilesPerBlock + 1];
+    __shared__ long long corners[2];
     extern __shared__ __align__(16) unsigned char merge_staging[];
     K *staged = reinterpret_cast<K *>(merge_staging);
     int *sources = reinterpret_cast<int *>(merge_staging + staging_second_offset<K, int>(kTileItems));
 
-    // The block's tiles' corners at once (the searches' dependent loads, not the memory, set the
-    // pace of one tile per block), then its tiles one after the other.
-    const long long total = na + nb, first_tile = static_cast<long long>(blockIdx.x) * kMergeTilesPerBlock;
-    const long long tiles_left = (total + kTileItems - 1) / kTileItems - first_tile;
-    const int block_tiles = static_cast<int>(tiles_left < kMergeTilesPerBlock ? tiles_left : kMergeTilesPerBlock);
-    find_block_corners<Bound::Lower, kTileItems>(first_tile, block_tiles, a_keys, na, b_keys, nb, less, corners);
-    for (int t = 0; t < block_tiles; ++t) {
-        const long long start = (first_tile + t) * kTileItems;
-        const MergeTile tile = tile_from_corners(start, start + kTileItems < total ? start + kTileItems : total, corners[t],
-                                                 corners[t + 1], na, nb);
-        stage_tile<kMergeThreads, Items>(tile, a_keys, b_keys, staged);
-        __syncthreads();
-        K merged[Items];
-        int source[Items];  // position in the staged tile
-        thread_merge<Bound::Lower, Items>(staged, tile.a_count, tile.count, less,
-                                          [&](int k, bool from_a, int a_index, int b_index, const K &key) {
-                                              merged[k] = key;
-                                              source[k] = from_a ? a_index : tile.a_count + b_index;
-                                          });
-        __syncthreads();  // every thread is done reading the staged keys
-        const int first = static_cast<int>(threadIdx.x) * Items;
+    const MergeTile tile = find_tile<Bound::Lower, kTileItems>(a_keys, na, b_keys, nb, less, corners);
+    stage_tile<kMergeThreads, Items>(tile, a_keys, b_keys, staged);
+    __syncthreads();
+    K merged[Items];
+    int source[Items];  // position in the staged tile
+    thread_merge<Bound::Lower, Items>(staged, tile.a_count, tile.count, less,
+                                      [&](int k, bool from_a, int a_index, int b_index, const K &key) {
+                                          merged[k] = key;
+                                          source[k] = from_a ? a_index : tile.a_count + b_index;
+                                      });
+    __syncthreads();  // every thread is done reading the staged keys
+    const int first = static_cast<int>(threadIdx.x) * Items;
 #pragma unroll
-        for (int k = 0; k < Items; ++k) {
-            if (first + k < tile.count) {
-                staged[first + k] = merged[k];
-                if constexpr (HasValues) sources[first + k] = source[k];
+    for (int k = 0; k < Items; ++k) {
+        if (first + k < tile.count) {
+            staged[first + k] = merged[k];
+            if constexpr (HasValues) sources[first + k] = source[k];
+        }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+        const int i = static_cast<int>(threadIdx.x) + k * kMergeThreads;
+        if (i < tile.count) {
+            out_keys[tile.start + i] = staged[i];
+            if constexpr (HasValues) {
+                const int s = sources[i];
+                out_values[tile.start + i] =
+                    s < tile.a_count ? a_values[tile.a_start + s] : b_values[tile.b_start + (s - tile.a_count)];
             }
         }
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < Items; ++k) {
-            const int i = static_cast<int>(threadIdx.x) + k * kMergeThreads;
-            if (i < tile.count) {
-                out_keys[tile.start + i] = staged[i];
-                if constexpr (HasValues) {
-                    const int s = sources[i];
-                    out_values[tile.start + i] =
-                        s < tile.a_count ? a_values[tile.a_start + s] : b_values[tile.b_start + (s - tile.a_count)];
-                }
-            }
-        }
-        __syncthreads();  // the next tile overwrites the staging
     }
 }
 
