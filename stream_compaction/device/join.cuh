@@ -119,7 +119,7 @@ std::size_t inner_join_size(const K *d_a, std::size_t na, const K *d_b, std::siz
     const char *name = "inner_join_size";
     detail::require_join_inputs(name, d_a, na, d_b, nb);
     if (na == 0 || nb == 0) return 0;
-    detail::require_not_capturing(name, stream);
+    require_not_capturing(name, stream, "the pair count");
     require_temp_storage(name, d_temp, temp_bytes, inner_join_temp_bytes(na, nb));
     const detail::JoinStorage storage = detail::carve_join(na, d_temp);
     detail::require_sorted(name, d_a, na, d_b, nb, less, storage.scratch->unsorted, stream);

@@ -35,14 +35,6 @@ void Communicator::require_current_device(const char *operation) const {
                                " is current (cudaSetDevice first)");
 }
 
-void require_not_capturing(const char *operation, cudaStream_t stream) {
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    SC_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-    if (capture != cudaStreamCaptureStatusNone)
-        throw std::invalid_argument(std::string(operation) +
-                                    ": cannot be captured in a CUDA graph (it waits on the host for the ranks' "
-                                    "all-gathered counts); call it outside the capture");
-}
 
 Workspace::~Workspace() {
     if (host_ != nullptr) cudaFreeHost(host_);  // no throw from a destructor

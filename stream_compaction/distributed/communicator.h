@@ -7,14 +7,15 @@
 // (NCCL)"), calls every primitive on every rank with that rank's device current, and orders the
 // calls the same way on every rank (they are collective). Nothing here creates or destroys a
 // communicator, or launches a process.
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/device_buffer.h>
+
 #include <cuda_runtime.h>
 #include <nccl.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
-
-#include <stream_compaction/support/device_buffer.h>
 
 namespace StreamCompaction {
 namespace distributed {
@@ -64,10 +65,11 @@ private:
     int rank_ = 0, ranks_ = 0, device_ = 0;
 };
 
-// Throws std::invalid_argument naming `operation` when `stream` is being captured into a CUDA
-// graph: the primitives that call it wait on the host for all-gathered counts, which a capture
-// cannot hold. Called before anything is enqueued, so the capture is left as it was.
-void require_not_capturing(const char *operation, cudaStream_t stream);
+// The primitives that wait on the host for all-gathered counts, which a capture cannot hold,
+// refuse a capturing stream before anything is enqueued (support/device_api.h).
+inline void require_not_capturing(const char *operation, cudaStream_t stream) {
+    StreamCompaction::require_not_capturing(operation, stream, "the ranks' all-gathered counts");
+}
 
 // NCCL's data type of T (the types the primitives are instantiated for).
 template <class T>

@@ -1,6 +1,10 @@
 #pragma once
 // What every device-API entry point shares: argument checks made before any kernel can touch
 // memory, and grid arithmetic for the one-thread-per-item kernels.
+#include <stream_compaction/support/cuda_check.h>
+
+#include <cuda_runtime.h>
+
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -22,6 +26,16 @@ inline void require_temp_storage(const char *operation, const void *d_temp, std:
         throw std::invalid_argument(std::string(operation) + ": temporary storage of " +
                                     std::to_string(temp_bytes) + " bytes, " + std::to_string(needed) +
                                     " needed");
+}
+
+// Throws std::invalid_argument when `stream` is capturing a CUDA graph, for the calls that wait on
+// the host (`waits_for`: what for), before anything is enqueued: the capture is left as it was.
+inline void require_not_capturing(const char *operation, cudaStream_t stream, const char *waits_for) {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    SC_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+    if (capture != cudaStreamCaptureStatusNone)
+        throw std::invalid_argument(std::string(operation) + ": cannot be captured in a CUDA graph (it waits on the host for " +
+                                    waits_for + "); call it outside the capture");
 }
 
 // Blocks of `threads` that give each of `count` items one thread. Throws std::length_error past

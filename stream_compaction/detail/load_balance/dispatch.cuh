@@ -30,11 +30,7 @@ void launch_transform_lbs(const char *name, std::size_t n_items, const Offset *d
 template <class Offset>
 void check_segment_offsets(const char *name, const Offset *d_offsets, std::size_t segments, std::size_t n_items,
                            cudaStream_t stream) {
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    SC_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-    if (capture != cudaStreamCaptureStatusNone)
-        throw std::invalid_argument(std::string(name) + ": the offsets check waits for the device, so it cannot be "
-                                    "captured in a CUDA graph; check before the capture");
+    require_not_capturing(name, stream, "the offsets check");
     if (d_offsets == nullptr) throw std::invalid_argument(std::string(name) + ": null offsets");
     const unsigned long long none = ~0ull;
     DeviceBuffer<unsigned long long> d_first_bad = DeviceBuffer<unsigned long long>::from_host(&none, 1);

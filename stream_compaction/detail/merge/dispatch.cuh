@@ -33,17 +33,6 @@ inline void require_input(const char *name, std::size_t n, const void *d, const 
         throw std::invalid_argument(std::string(name) + ": null " + what + " with " + std::to_string(n) + " items");
 }
 
-// Throws std::invalid_argument when `stream` is capturing a CUDA graph: for the calls that wait on
-// the host for a result, before anything is enqueued (the capture is left as it was).
-inline void require_not_capturing(const char *name, cudaStream_t stream) {
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    SC_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-    if (capture != cudaStreamCaptureStatusNone)
-        throw std::invalid_argument(std::string(name) +
-                                    ": cannot be captured in a CUDA graph (it waits on the host for its result); "
-                                    "call it outside the capture");
-}
-
 template <class K>
 constexpr int merge_tile_items() {
     return kMergeThreads * merge_items_per_thread<K>();
