@@ -80,5 +80,6 @@ void run_reduce(const Options &options, const Sink &sink);     // reduce.cu: str
 void run_by_key(const Options &options, const Sink &sink);     // by_key.cu: reduce-by-key, unique, RLE, histogram
 void run_merge(const Options &options, const Sink &sink);      // merge.cu: sorted search, merge, inner join
 void run_load_balance(const Options &options, const Sink &sink);  // load_balance.cu: interval expand, search
+void run_segmented_sort(const Options &options, const Sink &sink);  // segmented_sort.cu: against DeviceSegmentedSort
 
 }  // namespace bench

@@ -1,10 +1,11 @@
-// The load-balance group of the harness: load-balancing search and interval expand on segments of
-// power-law sizes (many empty, a few long), against the CPU.
+// The load-balance group of the harness: load-balancing search, interval expand and segmented sort
+// on segments of power-law sizes (many empty, a few long), against the CPU.
 #include <stream_compaction/load_balance.h>
 
 #include "test_groups.h"
 #include "testing_helpers.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -31,8 +32,9 @@ void loadBalanceTests(Harness &h, std::mt19937 &rng) {
         const std::string size = pot ? ", power-of-two" : ", non-power-of-two";
         const std::vector<int> offsets = powerLawOffsets(n, rng);
         const int segments = static_cast<int>(offsets.size()) - 1;
-        std::vector<int> values(segments), cpuSegments(n), cpuExpanded(n), out(n);
+        std::vector<int> values(segments), cpuSegments(n), cpuExpanded(n), out(n), keys(n), cpuSorted(n);
         genArray(segments, values.data(), 50, rng);
+        genArray(n, keys.data(), 1000, rng);
         for (int s = 0; s < segments; ++s)
             for (int i = offsets[s]; i < offsets[s + 1]; ++i) {
                 cpuSegments[i] = s;
@@ -54,6 +56,14 @@ void loadBalanceTests(Harness &h, std::mt19937 &rng) {
             twice([&] { SC::LoadBalance::intervalExpand(n, offsets.data(), segments, values.data(), out.data()); });
             printArray(n, out.data(), true);
             return printCmpResult(n, cpuExpanded.data(), out.data());
+        });
+        h.gpuTest("load-balance", ("segmented sort, each segment's keys" + size).c_str(), [&] {
+            cpuSorted = keys;
+            for (int s = 0; s < segments; ++s)
+                std::stable_sort(cpuSorted.begin() + offsets[s], cpuSorted.begin() + offsets[s + 1]);
+            twice([&] { SC::LoadBalance::segmentedSort(n, offsets.data(), segments, keys.data(), out.data()); });
+            printArray(n, out.data(), true);
+            return printCmpResult(n, cpuSorted.data(), out.data());
         });
     }
 }

@@ -1,6 +1,7 @@
 #include <stream_compaction/load_balance.h>
 
 #include <stream_compaction/device/load_balance.cuh>
+#include <stream_compaction/device/segmented_sort.cuh>
 #include <stream_compaction/support/device_buffer.h>
 
 #include <stdexcept>
@@ -40,6 +41,18 @@ void intervalExpand(int n, const int *offsets, int segments, const int *values, 
     const DeviceBuffer<int> d_values = DeviceBuffer<int>::from_host(values, segments);
     DeviceBuffer<int> d_out(n);
     Common::timeGpu(timer(), [&] { interval_expand(n, d_offsets.get(), segments, d_values.get(), d_out.get()); });
+    d_out.copy_to_host(out, n);
+}
+
+void segmentedSort(int n, const int *offsets, int segments, const int *keys, int *out) {
+    Common::checkHostArgs("LoadBalance::segmentedSort", n, out, keys);
+    const DeviceBuffer<int> d_offsets = checkedOffsets("LoadBalance::segmentedSort", n, offsets, segments);
+    const DeviceBuffer<int> d_keys = DeviceBuffer<int>::from_host(keys, n);
+    DeviceBuffer<int> d_out(n);
+    DeviceBuffer<char> temp(segmented_sort_temp_bytes<int>(n));
+    Common::timeGpu(timer(), [&] {
+        segmented_sort_keys(d_keys.get(), d_out.get(), n, d_offsets.get(), segments, temp.get(), temp.bytes());
+    });
     d_out.copy_to_host(out, n);
 }
 

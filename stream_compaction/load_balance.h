@@ -1,5 +1,5 @@
 #pragma once
-// Load-balancing search and interval expand in the course interface (host pointers, timer). The
+// Load-balancing search, interval expand and segmented sort in the course interface (host pointers, timer). The
 // device API with any offset type, functor and value type is device/load_balance.cuh.
 #include <stream_compaction/common.h>
 
@@ -13,6 +13,10 @@ StreamCompaction::Common::PerformanceTimer &timer();
 // segments 0 0 2 2 2.
 void loadBalancingSearch(int n, const int *offsets, int segments, int *segmentOfItem);
 void intervalExpand(int n, const int *offsets, int segments, const int *values, int *out);
+// Each segment's keys sorted in place, ascending and stable (device/segmented_sort.cuh: built on
+// the load-balancing search and the radix sort). Example: offsets 0 3 3 7, keys 3 1 2 9 5 5 0 ->
+// 1 2 3 0 5 5 9.
+void segmentedSort(int n, const int *offsets, int segments, const int *keys, int *out);
 
 }  // namespace LoadBalance
 }  // namespace StreamCompaction
