@@ -43,7 +43,9 @@ const char kUsage[] =
     "Times the distributed primitives over NCCL on 1, 2, 4, ... and all of the visible GPUs, in one process\n"
     "(ncclCommInitAll, one host thread per GPU): CUDA events per rank, the slowest rank per run, the median of\n"
     "N runs after 3 warm-ups. NCCL_NVLS_ENABLE=0 unless the environment sets it.\n"
-    "  --only PARTS      comma-separated subset of scan,compact,sort,spmv (default: all)\n"
+    "  --only PARTS      comma-separated subset of scan,compact,sort,spmv (default: all); sort runs twice:\n"
+    "                    weak scaling (param uniform) and strong scaling of the largest power of two of keys\n"
+    "                    one GPU holds, up to 2^31 (param uniform_strong: per_gpu_vs_one_gpu is the speed-up)\n"
     "  --runs N          timed runs per median, 3..1000 (default 10)\n"
     "  --log2-per-gpu N  items per GPU for scan, compact and sort: 2^N, 10..31 (default 30), lowered to what\n"
     "                    fits 80% of the free memory of the GPUs\n"
@@ -308,7 +310,9 @@ void bench_compact(D::LocalGroup &group, std::size_t n, int runs, D::Balance bal
                 4.0 * n + 4.0 * kept / g, ok});
 }
 
-void bench_sort(D::LocalGroup &group, std::size_t n, int runs, Report &report) {
+// `param` names the input in the rows: "uniform" (weak scaling: n keys per GPU), "uniform_strong"
+// (strong scaling: the same total on every GPU count, so per_gpu_vs_one_gpu is the speed-up).
+void bench_sort(D::LocalGroup &group, std::size_t n, int runs, Report &report, const std::string &param) {
     const int g = group.size();
     const std::size_t capacity = D::sample_sort_capacity(n * g, g);
     Lockstep sort_timing(g, runs), local_timing(g, runs), alltoall_timing(g, runs);
@@ -371,12 +375,12 @@ void bench_sort(D::LocalGroup &group, std::size_t n, int runs, Report &report) {
     ok &= total == n * g;
     const double sort_ms = sort_timing.median_ms(), local_ms = local_timing.median_ms();
     const double alltoall_ms = g > 1 ? alltoall_timing.median_ms() : 0.0;
-    report.add({"sort_keys", "nccl", "uniform", g, n, n * g, sort_ms, 8.0 * n, ok});
-    report.add({"sort_keys", "local_sort", "uniform", g, n, n * g, local_ms, 8.0 * n, true});
+    report.add({"sort_keys", "nccl", param, g, n, n * g, sort_ms, 8.0 * n, ok});
+    report.add({"sort_keys", "local_sort", param, g, n, n * g, local_ms, 8.0 * n, true});
     if (g > 1)
-        report.add({"sort_keys", "alltoall", "uniform", g, n, n * g, alltoall_ms,
+        report.add({"sort_keys", "alltoall", param, g, n, n * g, alltoall_ms,
                     8.0 * static_cast<double>(per_peer) * (g - 1), true});
-    report.add({"sort_keys", "exchange_bound", "uniform", g, n, n * g, local_ms + alltoall_ms, 8.0 * n, true});
+    report.add({"sort_keys", "exchange_bound", param, g, n, n * g, local_ms + alltoall_ms, 8.0 * n, true});
     std::printf("  sort / exchange bound = %.3f; all-to-all share of the bound %.1f%%\n", sort_ms / (local_ms + alltoall_ms),
                 100.0 * alltoall_ms / (local_ms + alltoall_ms));
 }
@@ -445,6 +449,9 @@ int run(const Options &options) {
     const std::size_t scan_n = fitting(options.log2_per_gpu, 9.0, most);
     const std::size_t compact_n = fitting(options.log2_per_gpu, 13.0, most);
     const std::size_t sort_n = fitting(options.log2_per_gpu, 26.0, most);
+    // Strong scaling of the sort: the largest power of two of keys one GPU holds (at most 2^31),
+    // spread over every GPU count.
+    const std::size_t sort_total = fitting(31, 26.0, 1);
     std::unique_ptr<SC::CsrMatrix<double>> matrix;
     if (runs_part(options, "spmv")) {
         std::printf("generating the 2D Poisson matrix of a %d x %d grid ...\n", options.spmv_grid, options.spmv_grid);
@@ -457,7 +464,10 @@ int run(const Options &options) {
             bench_compact(group, compact_n, options.runs, D::Balance::Keep, report);
             bench_compact(group, compact_n, options.runs, D::Balance::Rebalance, report);
         }
-        if (runs_part(options, "sort")) bench_sort(group, sort_n, options.runs, report);
+        if (runs_part(options, "sort")) {
+            bench_sort(group, sort_n, options.runs, report, "uniform");
+            bench_sort(group, sort_total / g, options.runs, report, "uniform_strong");
+        }
         if (matrix) bench_spmv(group, *matrix, options.spmv_grid, options.runs, report);
     }
     if (report.wrong() > 0) {
