@@ -16,7 +16,7 @@ extern long long NPOT;  // SIZE - 3
 // Names --only accepts; a test belongs to one of them.
 inline const std::vector<std::string> kTestGroups = {"cpu", "naive", "efficient", "thrust", "shared", "single-pass", "radix",
                                                      "segmented", "spmv", "reduce", "by-key", "distributed",
-                                                     "merge", "load-balance"};
+                                                     "merge", "load-balance", "bfs"};
 
 void scanTests(Harness &h, std::mt19937 &rng);        // scan_tests.cpp
 void compactionTests(Harness &h, std::mt19937 &rng);  // scan_tests.cpp
@@ -27,6 +27,7 @@ void reduceTests(Harness &h, std::mt19937 &rng);      // reduce_tests.cpp
 void byKeyTests(Harness &h, std::mt19937 &rng);       // by_key_tests.cpp
 void mergeTests(Harness &h, std::mt19937 &rng);       // merge_tests.cpp
 void loadBalanceTests(Harness &h, std::mt19937 &rng);  // load_balance_tests.cpp
+void bfsTests(Harness &h, std::mt19937 &rng);          // bfs_tests.cu
 // SpMV on `fileMatrix` (already read from `matrixPath` and validated by main), or, when it is
 // empty, on a generated matrix.
 void spmvTests(Harness &h, std::mt19937 &rng, const std::optional<StreamCompaction::CsrMatrix<double>> &fileMatrix,
