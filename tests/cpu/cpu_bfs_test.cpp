@@ -4,6 +4,7 @@
 #include <stream_compaction/io/graph.h>
 #include <stream_compaction/io/matrix_generators.h>
 
+#include "graph_util.h"
 #include "matrix_files.h"
 
 #include <gtest/gtest.h>
@@ -16,23 +17,6 @@
 namespace CPU = StreamCompaction::CPU;
 
 namespace {
-
-// A CSR adjacency from an edge list (any order; duplicates and self-loops kept).
-struct Graph {
-    int vertices = 0;
-    std::vector<int> row_offsets, neighbors;
-};
-
-Graph fromEdges(int vertices, std::vector<std::pair<int, int>> edges) {
-    std::stable_sort(edges.begin(), edges.end(), [](auto a, auto b) { return a.first < b.first; });
-    Graph g{vertices, std::vector<int>(vertices + 1, 0), {}};
-    for (const auto &[from, to] : edges) {
-        ++g.row_offsets[from + 1];
-        g.neighbors.push_back(to);
-    }
-    for (int v = 0; v < vertices; ++v) g.row_offsets[v + 1] += g.row_offsets[v];
-    return g;
-}
 
 // Both references, the parallel one on several thread counts, must give `expected`.
 void expectLevels(const Graph &g, int source, const std::vector<int> &expected) {

@@ -8,6 +8,7 @@
 #include <stream_compaction/io/matrix_market.h>
 
 #include "gpu_test_util.h"
+#include "graph_util.h"
 #include "matrix_files.h"
 #include "robustness_util.h"
 
@@ -25,22 +26,6 @@ using namespace robustness;
 namespace {
 
 class GpuBfs : public GpuTest {};
-
-struct Graph {
-    int vertices = 0;
-    std::vector<int> row_offsets, neighbors;
-};
-
-Graph fromEdges(int vertices, std::vector<std::pair<int, int>> edges) {
-    std::stable_sort(edges.begin(), edges.end(), [](auto a, auto b) { return a.first < b.first; });
-    Graph g{vertices, std::vector<int>(vertices + 1, 0), {}};
-    for (const auto &[from, to] : edges) {
-        ++g.row_offsets[from + 1];
-        g.neighbors.push_back(to);
-    }
-    for (int v = 0; v < vertices; ++v) g.row_offsets[v + 1] += g.row_offsets[v];
-    return g;
-}
 
 // The GPU's levels, level count and frontier sizes against the CPU's.
 void expectSameAsCpu(const Graph &g, int source) {
