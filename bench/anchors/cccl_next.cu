@@ -4,7 +4,8 @@
 // (implementation "cub_<major>.<minor>", e.g. cub_3.6) go in sc_bench's CSV columns, for
 // bench/plot/anchors.py to merge into sc_bench's CSV of the same GPU call.
 //
-// What it times, at every size of sc_bench's scan part (and with its --runs, --max-log2, --only):
+// What it times, at every size of sc_bench's scan part (and with its --runs, --max-log2, --only; the
+// merge and segmented-sort parts' rows: cccl_next_merge.cu):
 //   scan           int32 cub::DeviceScan::ExclusiveSum          (sc_bench's "scan")
 //   compact 5/50/95 cub::DeviceSelect::If, x < 5 / 50 / 95     (sc_bench's "compact")
 //   partition 50   cub::DevicePartition::If, x < 50            (sc_bench's "partition")
@@ -29,6 +30,7 @@
 #include <cuda/std/execution>
 #include <cuda/stream_ref>
 
+#include "cccl_next_parts.h"
 #include "fill.h"
 #include "options.h"
 #include "report.h"
@@ -69,7 +71,9 @@ const char kUsage[] =
     "int32 scan, compaction (5, 50, 95% kept), partition (50% true), and int64, float and double scans,\n"
     "float and double also through the environment API with and without\n"
     "cuda::execution::determinism::run_to_run. CUDA events, median of N runs after 3 warm-ups, as sc_bench.\n"
-    "Takes sc_bench's flags, so one argument list serves both: --only (runs when it names scan), --runs,\n"
+    "Also, for sc_bench's merge part, DeviceFind::LowerBoundSortedValues and LowerBound and DeviceMerge, and for\n"
+    "its segmented-sort part, DeviceSegmentedSort::StableSortKeys and StableSortPairs, on the same inputs.\n"
+    "Takes sc_bench's flags, so one argument list serves both: --only (scan, merge, segmented-sort), --runs,\n"
     "--max-log2 as in sc_bench; --all, --sweep, --no-sweep, --matrix-dir are accepted and ignored.\n"
     "  --csv FILE    write every result as CSV in sc_bench's columns; merge it into sc_bench's CSV of the\n"
     "                same run with: python3 bench/plot/anchors.py BENCH.csv FILE\n"
@@ -419,13 +423,18 @@ int run(const bench::Options &options) {
         "sc_bench_cccl_next", options,
         "CUB " + version_text(CUB_VERSION, 100000, 100) + " of CCCL " + version_text(CCCL_VERSION, 1000000, 1000) +
             " (SC_CCCL_NEXT: \"" + implementation_name() + "\")");
-    if (std::find(options.parts.begin(), options.parts.end(), "scan") == options.parts.end()) {
-        std::printf("nothing to time: --only names no scan part\n");
+    const auto runs = [&](const char *part) {
+        return std::find(options.parts.begin(), options.parts.end(), part) != options.parts.end();
+    };
+    if (!runs("scan") && !runs("merge") && !runs("segmented-sort")) {
+        std::printf("nothing to time: --only names none of scan, merge, segmented-sort\n");
         return 0;
     }
     bench::Report report(csv.get());
-    Anchors anchors(options, report);
-    anchors.run();
+    if (runs("scan")) Anchors(options, report).run();
+    const bench::Stream stream;
+    if (runs("merge")) bench::run_merge_anchors(options, report, implementation_name(), stream.get());
+    if (runs("segmented-sort")) bench::run_segmented_sort_anchors(options, report, implementation_name(), stream.get());
     if (report.mismatches() > 0) {
         std::fprintf(stderr, "sc_bench_cccl_next: %d results differ from their reference (rows marked MISMATCH, ok=0)\n",
                      report.mismatches());

@@ -15,6 +15,7 @@
 // pairs for matching keys in strictly increasing order (which, with the right count, is the join).
 #include "cases.h"
 #include "fill.h"
+#include "sorted_inputs.cuh"
 
 #include <stream_compaction/device/join.cuh>
 #include <stream_compaction/device/merge.cuh>
@@ -42,27 +43,12 @@ namespace {
 
 namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
+using namespace sorted_inputs;
 
-constexpr std::uint32_t kNeedleSeed = 0x6e65656cu, kHaystackSeed = 0x68617973u;
-constexpr std::uint32_t kASeed = 0x6d657261u, kBSeed = 0x6d657262u, kValueSeed = 0x6d657276u;
 constexpr std::uint32_t kJoinASeed = 0x6a6f6e61u, kJoinBSeed = 0x6a6f6e62u;
-constexpr unsigned kMeanRun = 2, kJoinMeanRun = 4;
+constexpr unsigned kJoinMeanRun = 4;
 constexpr int kJoinLog2 = 24;
 constexpr int kPoisonByte = 0xA5;
-
-__global__ void fill_increments(int *out, std::size_t n, std::uint32_t seed, unsigned mean) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-        const std::uint32_t h = index_hash(i, seed);
-        out[i] = h % mean != 0 ? 0 : 1 + static_cast<int>((h >> 16) & 1u);
-    }
-}
-
-__global__ void fill_values(int *out, std::size_t n, std::uint32_t seed) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        out[i] = static_cast<int>(index_hash(i, seed) & 0xffffu);
-}
 
 // *total += the sum of hi[i] - lo[i].
 __global__ void sum_differences(const int *lo, const int *hi, std::size_t n, unsigned long long *total) {
@@ -84,32 +70,6 @@ __global__ void check_pairs(const int *a, std::size_t na, const int *b, std::siz
         if (ok && p > 0) ok = ia[p - 1] < i || (ia[p - 1] == i && ib[p - 1] < j);
         if (!ok) atomicAdd(errors, 1ull);
     }
-}
-
-// CUB's scan storage for n items.
-std::size_t scan_temp_bytes(std::size_t n) {
-    std::size_t bytes = 0;
-    SC_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, static_cast<const int *>(nullptr),
-                                                static_cast<int *>(nullptr), static_cast<int>(n)));
-    return bytes;
-}
-
-// keys[0, count) sorted (scratch: count ints), then copied to every copy of a rotation of problems
-// of n items (`count` may be fewer: merge's halves).
-void make_sorted_keys(int *keys, int *scratch, std::size_t count, std::uint32_t seed, unsigned mean, std::size_t n,
-                      const Rotation &rotation, DeviceBuffer<char> &temp, cudaStream_t stream) {
-    fill_increments<<<fill_blocks(count), kFillThreads, 0, stream>>>(scratch, count, seed, mean);
-    SC_CHECK_LAUNCH(fill_increments);
-    std::size_t bytes = temp.bytes();
-    SC_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.get(), bytes, scratch, keys, static_cast<int>(count), stream));
-    const std::size_t stride = copy_stride(n);
-    for (std::size_t c = 1; c < rotation.span() / stride; ++c)
-        SC_CUDA_CHECK(cudaMemcpyAsync(keys + c * stride, keys, count * sizeof(int), cudaMemcpyDeviceToDevice, stream));
-}
-
-void make_values(int *values, std::size_t span, std::uint32_t seed, cudaStream_t stream) {
-    fill_values<<<fill_blocks(span), kFillThreads, 0, stream>>>(values, span, seed);
-    SC_CHECK_LAUNCH(fill_values);
 }
 
 struct Impl {

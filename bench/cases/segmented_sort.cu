@@ -6,6 +6,7 @@
 // Every result is checked against CUB's before it is timed.
 #include "cases.h"
 #include "fill.h"
+#include "segmented_sort_inputs.cuh"
 
 #include <stream_compaction/device/segmented_sort.cuh>
 #include <stream_compaction/support/cuda_check.h>
@@ -32,27 +33,7 @@ namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 
 constexpr int kPoisonByte = 0xA5;
-constexpr int kLog2 = 24;
-
-__global__ void fill_keys(int *out, std::size_t n, std::uint32_t seed) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        out[i] = static_cast<int>(index_hash(i, seed));
-}
-
-std::vector<int> make_offsets(std::size_t n, const std::string &sizes) {
-    std::mt19937_64 rng(sizes.size());
-    std::uniform_int_distribution<int> tiny(1, 15), huge(1 << 20, 1 << 22);
-    std::uniform_real_distribution<double> unit(1e-12, 1.0);
-    std::vector<int> offsets{0};
-    while (static_cast<std::size_t>(offsets.back()) < n) {
-        const double length = sizes == "tiny"   ? tiny(rng)
-                              : sizes == "huge" ? huge(rng)
-                                                : std::min(4e5, std::floor(4.0 * std::pow(unit(rng), -1.0 / 1.2)) - 4.0);
-        offsets.push_back(static_cast<int>(std::min<double>(static_cast<double>(n), offsets.back() + length)));
-    }
-    return offsets;
-}
+using namespace segmented_sort_inputs;
 
 void run_sizes(const Options &options, const Sink &sink, const Size &size, const std::string &sizes, cudaStream_t stream) {
     const std::size_t n = size.n;
@@ -60,9 +41,9 @@ void run_sizes(const Options &options, const Sink &sink, const Size &size, const
     const int segments = static_cast<int>(host_offsets.size()) - 1;
     const DeviceBuffer<int> offsets = DeviceBuffer<int>::from_host(host_offsets.data(), host_offsets.size());
     DeviceBuffer<int> keys(n), values(n), keys_out(n), values_out(n), reference_keys(n), reference_values(n);
-    fill_keys<<<fill_blocks(n), kFillThreads, 0, stream>>>(keys.get(), n, 0x736f7274u);
+    fill_keys<<<fill_blocks(n), kFillThreads, 0, stream>>>(keys.get(), n, kKeySeed);
     SC_CHECK_LAUNCH(fill_keys);
-    fill_keys<<<fill_blocks(n), kFillThreads, 0, stream>>>(values.get(), n, 0x76616c75u);
+    fill_keys<<<fill_blocks(n), kFillThreads, 0, stream>>>(values.get(), n, kValueSeed);
     SC_CHECK_LAUNCH(fill_keys);
     const int *d_offsets = offsets.get(), *d_keys = keys.get(), *d_values = values.get();
     int *d_keys_out = keys_out.get(), *d_values_out = values_out.get();
@@ -134,7 +115,7 @@ void run_sizes(const Options &options, const Sink &sink, const Size &size, const
 void run_segmented_sort(const Options &options, const Sink &sink) {
     const Stream stream;
     const Size size = power_of_two(std::min(kLog2, options.max_log2));
-    for (const char *sizes : {"tiny", "mixed", "huge"}) {
+    for (const char *sizes : kSizeClasses) {
         std::fprintf(stderr, "[segmented-sort] n = %s, %s segments\n", size.label.c_str(), sizes);
         run_sizes(options, sink, size, sizes, stream.get());
     }

@@ -1,0 +1,184 @@
+// sc_bench_cccl_next's rows for sc_bench's merge and segmented-sort parts: CUB of the CCCL it is
+// built against, on the same inputs (sorted_inputs.cuh, segmented_sort_inputs.cuh) and sizes:
+//   sorted_search lower   cub::DeviceFind::LowerBoundSortedValues ("cub_X.Y": needles sorted, as
+//                         ours) and cub::DeviceFind::LowerBound ("cub_X.Y_binary": any needles)
+//   merge_keys, merge_pairs  cub::DeviceMerge
+//   segmented_sort_keys, segmented_sort_pairs  cub::DeviceSegmentedSort::StableSortKeys / Pairs
+// Checks: the two searches agree with thrust::lower_bound of the same CCCL; a merge's keys are
+// sorted and the pairs' keys equal the keys' merge; the sorted pairs' keys equal the sorted keys.
+#include "cccl_next_parts.h"
+#include "segmented_sort_inputs.cuh"
+#include "sorted_inputs.cuh"
+
+#include <cub/device/device_find.cuh>
+#include <cub/device/device_merge.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <cuda/std/execution>
+#include <cuda/stream_ref>
+#include <thrust/binary_search.h>
+#include <thrust/equal.h>
+#include <thrust/execution_policy.h>
+#include <thrust/sort.h>
+
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_buffer.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+
+namespace bench {
+namespace {
+
+using StreamCompaction::DeviceBuffer;
+using StreamEnv = cuda::std::execution::env<cuda::stream_ref>;
+
+struct IntLess {
+    __host__ __device__ bool operator()(int a, int b) const { return a < b; }
+};
+
+// Runs `run` on copy 0, checks it, times it; one anchor row.
+void time_row(const Options &options, Report &report, const char *operation, const Size &size, const std::string &param,
+              double bytes, const std::string &name, Rotation &rotation, cudaStream_t stream,
+              const std::function<void(std::size_t)> &run, const std::function<bool()> &check) {
+    run(0);
+    const bool ok = check();
+    if (!ok) std::fprintf(stderr, "warning: %s %s n=%s %s: check failed\n", name.c_str(), operation, size.label.c_str(), param.c_str());
+    Measurement m{operation, name, size, param, median_ms(stream, rotation, options.runs, run), bytes, 0, ok};
+    m.anchor = true;
+    report.add(m);
+}
+
+void merge_rows(const Options &options, Report &report, const std::string &name, const Size &size, cudaStream_t stream) {
+    using namespace sorted_inputs;
+    const std::size_t n = size.n, na = n / 2, nb = n - na;
+    Rotation rotation(n, std::max(kPoolMinElems, copy_stride(n)));
+    DeviceBuffer<int> needles(rotation.span()), haystack(rotation.span()), bounds(rotation.span()), reference(n);
+    DeviceBuffer<int> a(rotation.span()), b(rotation.span()), av(rotation.span()), bv(rotation.span());
+    DeviceBuffer<int> keys(rotation.span()), values(rotation.span());
+    DeviceBuffer<char> temp(scan_temp_bytes(n));
+    make_sorted_keys(needles.get(), bounds.get(), n, kNeedleSeed, kMeanRun, n, rotation, temp, stream);
+    make_sorted_keys(haystack.get(), bounds.get(), n, kHaystackSeed, kMeanRun, n, rotation, temp, stream);
+    make_sorted_keys(a.get(), keys.get(), na, kASeed, kMeanRun, n, rotation, temp, stream);
+    make_sorted_keys(b.get(), keys.get(), nb, kBSeed, kMeanRun, n, rotation, temp, stream);
+    make_values(av.get(), rotation.span(), kValueSeed, stream);
+    make_values(bv.get(), rotation.span(), kValueSeed ^ 1u, stream);
+    int *d_needles = needles.get(), *d_haystack = haystack.get(), *d_bounds = bounds.get();
+    thrust::lower_bound(thrust::cuda::par.on(stream), d_haystack, d_haystack + n, d_needles, d_needles + n,
+                        reference.get());
+    const StreamEnv env{cuda::stream_ref{stream}};
+    std::size_t sorted_bytes = 0, binary_bytes = 0, keys_bytes = 0, pairs_bytes = 0;
+    SC_CUDA_CHECK(cub::DeviceFind::LowerBoundSortedValues(nullptr, sorted_bytes, d_haystack, n, d_needles, n, d_bounds,
+                                                          IntLess{}, stream));
+    SC_CUDA_CHECK(cub::DeviceFind::LowerBound(nullptr, binary_bytes, d_haystack, n, d_needles, n, d_bounds, IntLess{}, env));
+    SC_CUDA_CHECK(cub::DeviceMerge::MergeKeys(nullptr, keys_bytes, a.get(), static_cast<std::int64_t>(na), b.get(),
+                                              static_cast<std::int64_t>(nb), keys.get(), IntLess{}, stream));
+    SC_CUDA_CHECK(cub::DeviceMerge::MergePairs(nullptr, pairs_bytes, a.get(), av.get(), static_cast<std::int64_t>(na),
+                                               b.get(), bv.get(), static_cast<std::int64_t>(nb), keys.get(), values.get(),
+                                               IntLess{}, stream));
+    DeviceBuffer<char> lib_temp(std::max({sorted_bytes, binary_bytes, keys_bytes, pairs_bytes, std::size_t{1}}));
+    char *d_temp = lib_temp.get();
+    const std::size_t temp_bytes = lib_temp.bytes();
+    const auto bounds_ok = [&] { return thrust::equal(thrust::cuda::par.on(stream), d_bounds, d_bounds + n, reference.get()); };
+    time_row(options, report, "sorted_search", size, "lower", 12.0 * n, name, rotation, stream,
+             [=](std::size_t at) {
+                 std::size_t bytes = temp_bytes;
+                 SC_CUDA_CHECK(cub::DeviceFind::LowerBoundSortedValues(d_temp, bytes, d_haystack + at, n, d_needles + at,
+                                                                       n, d_bounds + at, IntLess{}, stream));
+             },
+             bounds_ok);
+    time_row(options, report, "sorted_search", size, "lower", 12.0 * n, name + "_binary", rotation, stream,
+             [=](std::size_t at) {
+                 std::size_t bytes = temp_bytes;
+                 SC_CUDA_CHECK(cub::DeviceFind::LowerBound(d_temp, bytes, d_haystack + at, n, d_needles + at, n,
+                                                           d_bounds + at, IntLess{}, env));
+             },
+             bounds_ok);
+    int *d_a = a.get(), *d_b = b.get(), *d_av = av.get(), *d_bv = bv.get(), *d_keys = keys.get(), *d_values = values.get();
+    time_row(options, report, "merge_keys", size, "", 8.0 * n, name, rotation, stream,
+             [=](std::size_t at) {
+                 std::size_t bytes = temp_bytes;
+                 SC_CUDA_CHECK(cub::DeviceMerge::MergeKeys(d_temp, bytes, d_a + at, static_cast<std::int64_t>(na), d_b + at,
+                                                           static_cast<std::int64_t>(nb), d_keys + at, IntLess{}, stream));
+             },
+             [&] {
+                 SC_CUDA_CHECK(cudaMemcpyAsync(reference.get(), d_keys, n * sizeof(int), cudaMemcpyDeviceToDevice, stream));
+                 return thrust::is_sorted(thrust::cuda::par.on(stream), d_keys, d_keys + n);
+             });
+    time_row(options, report, "merge_pairs", size, "", 16.0 * n, name, rotation, stream,
+             [=](std::size_t at) {
+                 std::size_t bytes = temp_bytes;
+                 SC_CUDA_CHECK(cub::DeviceMerge::MergePairs(d_temp, bytes, d_a + at, d_av + at, static_cast<std::int64_t>(na),
+                                                            d_b + at, d_bv + at, static_cast<std::int64_t>(nb), d_keys + at,
+                                                            d_values + at, IntLess{}, stream));
+             },
+             [&] { return thrust::equal(thrust::cuda::par.on(stream), d_keys, d_keys + n, reference.get()); });
+}
+
+void segmented_sort_rows(const Options &options, Report &report, const std::string &name, cudaStream_t stream) {
+    using namespace segmented_sort_inputs;
+    const Size size = power_of_two(std::min(kLog2, options.max_log2));
+    const std::size_t n = size.n;
+    DeviceBuffer<int> keys(n), values(n), keys_out(n), values_out(n), sorted_keys(n);
+    fill_keys<<<fill_blocks(n), kFillThreads, 0, stream>>>(keys.get(), n, kKeySeed);
+    SC_CHECK_LAUNCH(fill_keys);
+    fill_keys<<<fill_blocks(n), kFillThreads, 0, stream>>>(values.get(), n, kValueSeed);
+    SC_CHECK_LAUNCH(fill_keys);
+    Rotation rotation(n, copy_stride(n));  // one copy: 2^24 keys and values are past L2, as in sc_bench
+    for (const char *sizes : kSizeClasses) {
+        const std::vector<int> host_offsets = make_offsets(n, sizes);
+        const int segments = static_cast<int>(host_offsets.size()) - 1;
+        const DeviceBuffer<int> offsets = DeviceBuffer<int>::from_host(host_offsets.data(), host_offsets.size());
+        const int *d_offsets = offsets.get(), *d_keys = keys.get(), *d_values = values.get();
+        int *d_keys_out = keys_out.get(), *d_values_out = values_out.get();
+        std::size_t keys_bytes = 0, pairs_bytes = 0;
+        SC_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortKeys(nullptr, keys_bytes, d_keys, d_keys_out, static_cast<int>(n),
+                                                               segments, d_offsets, d_offsets + 1, stream));
+        SC_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(nullptr, pairs_bytes, d_keys, d_keys_out, d_values,
+                                                                d_values_out, static_cast<int>(n), segments, d_offsets,
+                                                                d_offsets + 1, stream));
+        DeviceBuffer<char> temp(std::max({keys_bytes, pairs_bytes, std::size_t{1}}));
+        char *d_temp = temp.get();
+        const std::size_t temp_bytes = temp.bytes();
+        time_row(options, report, "segmented_sort_keys", size, sizes, 8.0 * n + 4.0 * (segments + 1), name, rotation,
+                 stream,
+                 [=](std::size_t) {
+                     std::size_t bytes = temp_bytes;
+                     SC_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortKeys(d_temp, bytes, d_keys, d_keys_out,
+                                                                            static_cast<int>(n), segments, d_offsets,
+                                                                            d_offsets + 1, stream));
+                 },
+                 [&] {
+                     SC_CUDA_CHECK(cudaMemcpyAsync(sorted_keys.get(), d_keys_out, n * sizeof(int), cudaMemcpyDeviceToDevice,
+                                                   stream));
+                     return true;  // checked below, by the pairs' keys
+                 });
+        time_row(options, report, "segmented_sort_pairs", size, sizes, 16.0 * n + 4.0 * (segments + 1), name, rotation,
+                 stream,
+                 [=](std::size_t) {
+                     std::size_t bytes = temp_bytes;
+                     SC_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(d_temp, bytes, d_keys, d_keys_out, d_values,
+                                                                             d_values_out, static_cast<int>(n), segments,
+                                                                             d_offsets, d_offsets + 1, stream));
+                 },
+                 [&] { return thrust::equal(thrust::cuda::par.on(stream), d_keys_out, d_keys_out + n, sorted_keys.get()); });
+    }
+}
+
+}  // namespace
+
+void run_merge_anchors(const Options &options, Report &report, const std::string &name, cudaStream_t stream) {
+    const int first = std::min(20, options.max_log2);
+    for (int log2 = first; log2 <= options.max_log2; ++log2) {
+        if (log2 % 2 != 0 && log2 != options.max_log2) continue;  // sc_bench's merge sizes
+        merge_rows(options, report, name, power_of_two(log2), stream);
+    }
+}
+
+void run_segmented_sort_anchors(const Options &options, Report &report, const std::string &name, cudaStream_t stream) {
+    segmented_sort_rows(options, report, name, stream);
+}
+
+}  // namespace bench
