@@ -1,4 +1,4 @@
-// The bfs group of the harness: breadth-first search from vertex 0 on a generated power-law graph
+// The bfs group of the harness: breadth-first search from vertex --bfs-source (0) on a generated power-law graph
 // (SIZE / 16 vertices), on the GPU and on the CPU (one thread and every core), with the frontier
 // size of each level.
 #include <stream_compaction/common.h>
@@ -18,18 +18,20 @@
 
 namespace SC = StreamCompaction;
 
+int bfsGraphVertices() { return static_cast<int>(std::max(16LL, SIZE / 16)); }
+
 void bfsTests(Harness &h, std::mt19937 &rng) {
     if (!h.selected("bfs")) return;
     std::printf("\n***************\n** BFS TESTS **\n***************\n");
-    const int vertices = static_cast<int>(std::max(16LL, SIZE / 16));
+    const int vertices = bfsGraphVertices(), source = BFS_SOURCE;  // main checked the source
     const auto graph = SC::power_law(vertices, vertices, 1.5, 1, rng());
-    std::printf("    power-law graph: %d vertices, %zu edges, source 0\n", vertices, graph.nnz());
+    std::printf("    power-law graph: %d vertices, %zu edges, source %d\n", vertices, graph.nnz(), source);
     std::vector<int> cpuLevels, cpuParallelLevels;
     h.cpuTest("bfs", "cpu bfs, one thread and every core", [&] {
         const auto start = std::chrono::steady_clock::now();
-        cpuLevels = SC::CPU::bfsLevels(vertices, graph.row_offsets.data(), graph.column_indices.data(), 0);
+        cpuLevels = SC::CPU::bfsLevels(vertices, graph.row_offsets.data(), graph.column_indices.data(), source);
         const auto middle = std::chrono::steady_clock::now();
-        cpuParallelLevels = SC::CPU::bfsLevelsParallel(vertices, graph.row_offsets.data(), graph.column_indices.data(), 0);
+        cpuParallelLevels = SC::CPU::bfsLevelsParallel(vertices, graph.row_offsets.data(), graph.column_indices.data(), source);
         const auto end = std::chrono::steady_clock::now();
         printElapsedTime(std::chrono::duration<float, std::milli>(middle - start).count(), "(std::chrono Measured, one thread)");
         printElapsedTime(std::chrono::duration<float, std::milli>(end - middle).count(), "(std::chrono Measured, every core)");
@@ -41,11 +43,11 @@ void bfsTests(Harness &h, std::mt19937 &rng) {
         SC::DeviceBuffer<int> d_levels(vertices);
         SC::DeviceBuffer<char> d_temp(SC::bfs_temp_bytes(vertices));
         std::vector<long long> frontier;
-        SC::bfs_levels(d_offsets.get(), d_neighbors.get(), vertices, 0, d_levels.get(), d_temp.get(), d_temp.bytes());
+        SC::bfs_levels(d_offsets.get(), d_neighbors.get(), vertices, source, d_levels.get(), d_temp.get(), d_temp.bytes());
         SC::Common::PerformanceTimer timer;  // the second run, timed (the first loads the kernels)
         int levels = 0;
         SC::Common::timeGpu(timer, [&] {
-            levels = SC::bfs_levels(d_offsets.get(), d_neighbors.get(), vertices, 0, d_levels.get(), d_temp.get(),
+            levels = SC::bfs_levels(d_offsets.get(), d_neighbors.get(), vertices, source, d_levels.get(), d_temp.get(),
                                     d_temp.bytes(), 0, &frontier);
         });
         printElapsedTime(timer.getGpuElapsedTimeForPreviousOperation(), "(CUDA Measured)");
@@ -55,7 +57,7 @@ void bfsTests(Harness &h, std::mt19937 &rng) {
         std::vector<int> levelsOut(vertices);
         d_levels.copy_to_host(levelsOut.data(), vertices);
         if (cpuLevels.empty())
-            cpuLevels = SC::CPU::bfsLevels(vertices, graph.row_offsets.data(), graph.column_indices.data(), 0);
+            cpuLevels = SC::CPU::bfsLevels(vertices, graph.row_offsets.data(), graph.column_indices.data(), source);
         printArray(vertices, levelsOut.data(), true);
         return printCmpResult(vertices, cpuLevels.data(), levelsOut.data());
     });

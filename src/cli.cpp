@@ -40,7 +40,8 @@ ParsedArgs parseArgs(int argc, const char *const *argv, long long defaultSize,
             opt.help = true;
             continue;
         }
-        if (flag != "--size" && flag != "--block-size" && flag != "--seed" && flag != "--only" && flag != "--matrix") {
+        if (flag != "--size" && flag != "--block-size" && flag != "--seed" && flag != "--only" && flag != "--matrix" &&
+            flag != "--bfs-source") {
             result.error = "unknown option '" + flag + "' (try --help)";
             return result;
         }
@@ -72,6 +73,13 @@ ParsedArgs parseArgs(int argc, const char *const *argv, long long defaultSize,
             opt.seedGiven = true;
         } else if (flag == "--matrix") {
             opt.matrixPath = value;
+        } else if (flag == "--bfs-source") {
+            if (!parseInteger(value, 0, INT_MAX, number)) {
+                result.error = "--bfs-source must be a vertex number in [0, " + std::to_string(INT_MAX) + "], got '" +
+                               value + "'";
+                return result;
+            }
+            opt.bfsSource = static_cast<int>(number);
         } else {  // --only
             std::stringstream list(value);
             std::string group;
@@ -93,13 +101,15 @@ ParsedArgs parseArgs(int argc, const char *const *argv, long long defaultSize,
 
 std::string usage(const char *program, const std::vector<std::string> &groups) {
     return std::string("usage: ") + program +
-           " [--size N] [--block-size B] [--seed S] [--only GROUP[,GROUP...]] [--matrix FILE.mtx] [--help]\n"
+           " [--size N] [--block-size B] [--seed S] [--only GROUP[,GROUP...]] [--matrix FILE.mtx]\n"
+           "       [--bfs-source V] [--help]\n"
            "  --size N        power-of-two test size (default SIZE in src/main.cpp); NPOT = N - 3\n"
            "  --block-size B  threads per block for every GPU implementation (power of two, 32..1024)\n"
            "  --seed S        seed of the random inputs (default: random, printed)\n"
            "  --only GROUPS   run only these groups: " + joined(groups) + "\n"
            "  --matrix FILE   Matrix Market file for the SpMV tests (default: a generated matrix); read\n"
            "                  and checked before any test runs\n"
+           "  --bfs-source V  the bfs group's source vertex (default 0); a vertex of its graph\n"
            "Exit code: 0 every selected test ran and passed; 1 a test failed; 2 bad command line or an\n"
            "unusable --matrix file; 77 nothing failed but GPU tests were skipped (no usable CUDA device).\n";
 }

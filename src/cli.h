@@ -11,6 +11,7 @@ struct Options {
     bool seedGiven = false;
     std::vector<std::string> only;  // --only a,b: run just these groups; empty runs all
     std::string matrixPath;         // --matrix FILE.mtx: the SpMV tests' matrix instead of a generated one
+    int bfsSource = 0;              // --bfs-source V: the bfs group's source vertex (checked against its graph in main)
     bool help = false;
 };
 

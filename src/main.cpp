@@ -20,6 +20,7 @@
 #include <vector>
 
 long long SIZE = 1 << 24;  // feel free to change the size of array
+int BFS_SOURCE = 0;        // the bfs group's source vertex (--bfs-source)
 long long NPOT = SIZE - 3;  // non-power-of-two
 
 namespace SC = StreamCompaction;
@@ -60,6 +61,12 @@ int main(int argc, char *argv[]) {
     }
     SIZE = args.options.size;
     NPOT = SIZE - 3;
+    BFS_SOURCE = args.options.bfsSource;
+    if (BFS_SOURCE >= bfsGraphVertices()) {
+        std::fprintf(stderr, "%s: --bfs-source %d is not a vertex of the bfs group's graph (%d vertices at --size %lld)\n",
+                     argv[0], BFS_SOURCE, bfsGraphVertices(), SIZE);
+        return kExitUsage;
+    }
     if (args.options.blockSize > 0) SC::set_block_size(args.options.blockSize);
     const std::uint32_t seed = args.options.seedGiven ? args.options.seed : std::random_device{}();
     std::mt19937 rng(seed);

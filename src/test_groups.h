@@ -12,6 +12,7 @@
 
 extern long long SIZE;  // the power-of-two tests' size (main.cpp; --size)
 extern long long NPOT;  // SIZE - 3
+extern int BFS_SOURCE;  // the bfs group's source vertex (main.cpp; --bfs-source)
 
 // Names --only accepts; a test belongs to one of them.
 inline const std::vector<std::string> kTestGroups = {"cpu", "naive", "efficient", "thrust", "shared", "single-pass", "radix",
@@ -28,6 +29,8 @@ void byKeyTests(Harness &h, std::mt19937 &rng);       // by_key_tests.cpp
 void mergeTests(Harness &h, std::mt19937 &rng);       // merge_tests.cpp
 void loadBalanceTests(Harness &h, std::mt19937 &rng);  // load_balance_tests.cpp
 void bfsTests(Harness &h, std::mt19937 &rng);          // bfs_tests.cu
+// The vertices of the bfs group's generated graph at the current SIZE.
+int bfsGraphVertices();                                // bfs_tests.cu
 // SpMV on `fileMatrix` (already read from `matrixPath` and validated by main), or, when it is
 // empty, on a generated matrix.
 void spmvTests(Harness &h, std::mt19937 &rng, const std::optional<StreamCompaction::CsrMatrix<double>> &fileMatrix,
