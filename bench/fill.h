@@ -27,4 +27,12 @@ inline unsigned fill_blocks(std::size_t count) {
     return std::min(StreamCompaction::blocks_for(count, kFillThreads), 8192u);
 }
 
+// out[i] = the bits of index_hash(i, seed) that `mask` keeps (~0u: all of them), as int. static:
+// internal linkage, so that every file of a program may include it.
+static __global__ void fill_masked_hashes(int *out, std::size_t n, std::uint32_t seed, unsigned mask) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        out[i] = static_cast<int>(index_hash(i, seed) & mask);
+}
+
 }  // namespace bench

@@ -1,6 +1,7 @@
 #pragma once
 // The inputs of sc_bench's segmented-sort part, shared with sc_bench_cccl_next (which times another
-// CCCL's DeviceSegmentedSort on the same data): 2^24 keys and values from index_hash, and offsets
+// CCCL's DeviceSegmentedSort on the same data): 2^24 keys and values from index_hash (the seeds below,
+// fill_masked_hashes with every bit), and offsets
 // of three size classes ("tiny", "mixed", "huge") from a seeded host generator.
 #include "fill.h"
 
@@ -18,13 +19,6 @@ namespace segmented_sort_inputs {
 constexpr int kLog2 = 24;
 constexpr std::uint32_t kKeySeed = 0x736f7274u, kValueSeed = 0x76616c75u;
 const char *const kSizeClasses[] = {"tiny", "mixed", "huge"};
-
-// static: internal linkage, so that the header may be included by several files of a program.
-static __global__ void fill_keys(int *out, std::size_t n, std::uint32_t seed) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        out[i] = static_cast<int>(index_hash(i, seed));
-}
 
 inline std::vector<int> make_offsets(std::size_t n, const std::string &sizes) {
     std::mt19937_64 rng(sizes.size());

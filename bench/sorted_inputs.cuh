@@ -30,12 +30,6 @@ static __global__ void fill_increments(int *out, std::size_t n, std::uint32_t se
     }
 }
 
-static __global__ void fill_values(int *out, std::size_t n, std::uint32_t seed) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        out[i] = static_cast<int>(index_hash(i, seed) & 0xffffu);
-}
-
 // CUB's scan storage for n items.
 inline std::size_t scan_temp_bytes(std::size_t n) {
     std::size_t bytes = 0;
@@ -59,8 +53,8 @@ inline void make_sorted_keys(int *keys, int *scratch, std::size_t count, std::ui
 }
 
 inline void make_values(int *values, std::size_t span, std::uint32_t seed, cudaStream_t stream) {
-    fill_values<<<fill_blocks(span), kFillThreads, 0, stream>>>(values, span, seed);
-    SC_CHECK_LAUNCH(fill_values);
+    fill_masked_hashes<<<fill_blocks(span), kFillThreads, 0, stream>>>(values, span, seed, 0xffffu);
+    SC_CHECK_LAUNCH(fill_masked_hashes);
 }
 
 }  // namespace sorted_inputs

@@ -122,10 +122,10 @@ void segmented_sort_rows(const Options &options, Report &report, const std::stri
     const Size size = power_of_two(std::min(kLog2, options.max_log2));
     const std::size_t n = size.n;
     DeviceBuffer<int> keys(n), values(n), keys_out(n), values_out(n), sorted_keys(n);
-    fill_keys<<<fill_blocks(n), kFillThreads, 0, stream>>>(keys.get(), n, kKeySeed);
-    SC_CHECK_LAUNCH(fill_keys);
-    fill_keys<<<fill_blocks(n), kFillThreads, 0, stream>>>(values.get(), n, kValueSeed);
-    SC_CHECK_LAUNCH(fill_keys);
+    fill_masked_hashes<<<fill_blocks(n), kFillThreads, 0, stream>>>(keys.get(), n, kKeySeed, ~0u);
+    SC_CHECK_LAUNCH(fill_masked_hashes);
+    fill_masked_hashes<<<fill_blocks(n), kFillThreads, 0, stream>>>(values.get(), n, kValueSeed, ~0u);
+    SC_CHECK_LAUNCH(fill_masked_hashes);
     Rotation rotation(n, copy_stride(n));  // one copy: 2^24 keys and values are past L2, as in sc_bench
     for (const char *sizes : kSizeClasses) {
         const std::vector<int> host_offsets = make_offsets(n, sizes);

@@ -64,12 +64,6 @@ __global__ void hash_run_numbers(int *keys, std::size_t n) {
         keys[i] = static_cast<int>(index_hash(static_cast<std::size_t>(keys[i]), kKeySeed));
 }
 
-__global__ void fill_masked_hashes(int *out, std::size_t n, std::uint32_t seed, unsigned mask) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        out[i] = static_cast<int>(index_hash(i, seed) & mask);
-}
-
 // Copies copy 0 (n elements at the start) to copies 1.. of the rotation.
 void replicate(int *pool, std::size_t n, const Rotation &rotation, cudaStream_t stream) {
     const std::size_t stride = copy_stride(n);

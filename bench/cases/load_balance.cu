@@ -36,12 +36,6 @@ using SC::DeviceBuffer;
 
 constexpr int kPoisonByte = 0xA5;
 
-__global__ void fill_values_kernel(int *out, std::size_t n, std::uint32_t seed) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        out[i] = static_cast<int>(index_hash(i, seed));
-}
-
 // Offsets of segments over exactly n items: uniform lengths in [0, 32], or Pareto lengths
 // floor(8 U^(-1/1.5)) - 8 (a third of them empty, mean about 16, a few of millions).
 std::vector<int> make_offsets(std::size_t n, bool power_law) {
@@ -64,8 +58,8 @@ void run_expand(const Options &options, const Sink &sink, const Size &size, bool
     Rotation rotation(n, std::max(kPoolMinElems, copy_stride(n)));
     const DeviceBuffer<int> offsets = DeviceBuffer<int>::from_host(host_offsets.data(), host_offsets.size());
     DeviceBuffer<int> values(segments), out(rotation.span()), reference(n), segment_of(n);
-    fill_values_kernel<<<fill_blocks(segments), kFillThreads, 0, stream>>>(values.get(), segments, 0x65787061u);
-    SC_CHECK_LAUNCH(fill_values_kernel);
+    fill_masked_hashes<<<fill_blocks(segments), kFillThreads, 0, stream>>>(values.get(), segments, 0x65787061u, ~0u);
+    SC_CHECK_LAUNCH(fill_masked_hashes);
     const int *d_offsets = offsets.get(), *d_values = values.get();
     int *d_out = out.get(), *d_segment = segment_of.get();
 

@@ -41,10 +41,10 @@ void run_sizes(const Options &options, const Sink &sink, const Size &size, const
     const int segments = static_cast<int>(host_offsets.size()) - 1;
     const DeviceBuffer<int> offsets = DeviceBuffer<int>::from_host(host_offsets.data(), host_offsets.size());
     DeviceBuffer<int> keys(n), values(n), keys_out(n), values_out(n), reference_keys(n), reference_values(n);
-    fill_keys<<<fill_blocks(n), kFillThreads, 0, stream>>>(keys.get(), n, kKeySeed);
-    SC_CHECK_LAUNCH(fill_keys);
-    fill_keys<<<fill_blocks(n), kFillThreads, 0, stream>>>(values.get(), n, kValueSeed);
-    SC_CHECK_LAUNCH(fill_keys);
+    fill_masked_hashes<<<fill_blocks(n), kFillThreads, 0, stream>>>(keys.get(), n, kKeySeed, ~0u);
+    SC_CHECK_LAUNCH(fill_masked_hashes);
+    fill_masked_hashes<<<fill_blocks(n), kFillThreads, 0, stream>>>(values.get(), n, kValueSeed, ~0u);
+    SC_CHECK_LAUNCH(fill_masked_hashes);
     const int *d_offsets = offsets.get(), *d_keys = keys.get(), *d_values = values.get();
     int *d_keys_out = keys_out.get(), *d_values_out = values_out.get();
     std::size_t cub_keys_bytes = 0, cub_pairs_bytes = 0;

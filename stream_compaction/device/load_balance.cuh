@@ -86,21 +86,33 @@ void interval_expand(std::size_t n_items, const Offset *d_offsets, std::size_t s
     require_device_pointers("interval_expand", n_items, d_values, d_out);
     static_assert(sizeof(T) <= 16, "interval_expand: values of 16 bytes at most");
     detail::launch_transform_lbs("interval_expand", n_items, d_offsets, segments,
-                                 detail::SegmentValues<T, detail::LoadAt<T>>{detail::LoadAt<T>{d_values}},
+                                 detail::SegmentValues<T, detail::ArrayLoad<T>>{detail::ArrayLoad<T>{d_values}},
                                  detail::WriteValue<T>{d_out}, stream);
 }
+
+namespace detail {
+
+// Segment s's items copied from d_in + gather[s], to d_out + scatter[s], or, without scatter
+// starts, to where the segment's own items are (d_out + offsets[s]).
+template <class Offset, class G, class S, class T>
+void launch_interval_move(const char *name, std::size_t n_items, const Offset *d_offsets, std::size_t segments,
+                          const G *d_gather, const S *d_scatter, const T *d_in, T *d_out, cudaStream_t stream) {
+    require_device_pointers(name, n_items, d_offsets, d_out);
+    require_device_pointers(name, n_items, d_gather, d_in);
+    using Load = LoadGatherScatter<G, S>;
+    launch_transform_lbs(name, n_items, d_offsets, segments, SegmentValues<GatherScatter, Load>{Load{d_gather, d_scatter}},
+                         MoveItem<T>{d_in, d_out}, stream);
+}
+
+}  // namespace detail
 
 // d_out[offsets[s] + r] = d_in[gather[s] + r] for every item r of every segment s.
 template <class Offset, class G, class T>
 void interval_gather(std::size_t n_items, const Offset *d_offsets, std::size_t segments, const G *d_gather, const T *d_in,
                      T *d_out, cudaStream_t stream = 0) {
     SC_NVTX_RANGE("interval_gather");
-    require_device_pointers("interval_gather", n_items, d_offsets, d_out);
-    require_device_pointers("interval_gather", n_items, d_gather, d_in);
-    using Load = detail::LoadGatherScatter<G, G>;
-    detail::launch_transform_lbs("interval_gather", n_items, d_offsets, segments,
-                                 detail::SegmentValues<detail::GatherScatter, Load>{Load{d_gather, nullptr}},
-                                 detail::MoveItem<T>{d_in, d_out}, stream);
+    detail::launch_interval_move("interval_gather", n_items, d_offsets, segments, d_gather, static_cast<const G *>(nullptr),
+                                 d_in, d_out, stream);
 }
 
 // d_out[scatter[s] + r] = d_in[gather[s] + r] for every item r of every segment s (the segments'
@@ -109,13 +121,8 @@ template <class Offset, class G, class S, class T>
 void interval_move(std::size_t n_items, const Offset *d_offsets, std::size_t segments, const G *d_gather,
                    const S *d_scatter, const T *d_in, T *d_out, cudaStream_t stream = 0) {
     SC_NVTX_RANGE("interval_move");
-    require_device_pointers("interval_move", n_items, d_offsets, d_out);
-    require_device_pointers("interval_move", n_items, d_gather, d_in);
     require_device_pointers("interval_move", n_items, d_scatter, d_scatter);
-    using Load = detail::LoadGatherScatter<G, S>;
-    detail::launch_transform_lbs("interval_move", n_items, d_offsets, segments,
-                                 detail::SegmentValues<detail::GatherScatter, Load>{Load{d_gather, d_scatter}},
-                                 detail::MoveItem<T>{d_in, d_out}, stream);
+    detail::launch_interval_move("interval_move", n_items, d_offsets, segments, d_gather, d_scatter, d_in, d_out, stream);
 }
 
 // Throws std::invalid_argument naming the first broken rule unless d_offsets[0..segments] are valid

@@ -4,6 +4,7 @@
 // tile takes an equal share of it, whatever the segment sizes, finds the segment of each of its
 // items in shared memory, and then calls the caller's functor on its items in index order, so
 // that consecutive threads handle consecutive items (coalesced accesses in f).
+#include <stream_compaction/detail/grid/array_access.cuh>
 #include <stream_compaction/detail/grid/merge_path.cuh>
 #include <stream_compaction/tuning/policies.h>
 
@@ -143,12 +144,6 @@ struct WriteSegment {
     __device__ void operator()(long long index, long long segment, long long) const {
         segment_of_item[index] = static_cast<Index>(segment);
     }
-};
-
-template <class T>
-struct LoadAt {
-    const T *values;
-    __device__ T operator()(long long segment) const { return values[segment]; }
 };
 
 template <class T>

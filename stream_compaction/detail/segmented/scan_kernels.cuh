@@ -1,6 +1,7 @@
 #pragma once
 // Segmented scan kernels: heads from flags or from a bitmap built from offsets, the scan of
 // (head, value) pairs, and the functors of the conversions between segment descriptions.
+#include <stream_compaction/detail/grid/array_access.cuh>
 #include <stream_compaction/detail/scan/kernels.cuh>
 #include <stream_compaction/detail/segmented/segmented_pair.cuh>
 #include <stream_compaction/tuning/policies.h>
@@ -127,18 +128,6 @@ __global__ void head_bits_kernel(const Offset *offsets, std::size_t segments, st
     if (first_of_run && run_bits != 0 && word < head_bit_words(n)) atomicOr(&bits[word], run_bits);
     if (in_range) per_segment(s, start, end);
 }
-
-template <class V>
-struct ArrayLoad {
-    const V *values;
-    __device__ V operator()(long long i) const { return values[i]; }
-};
-
-template <class V>
-struct ArrayStore {
-    V *out;
-    __device__ void operator()(long long s, const V &total) const { out[s] = total; }
-};
 
 // make_flags: the inclusive scan of the shape gives each segment's end; a non-empty segment's start
 // (end - length) gets a flag. Zero-length segments flag nothing.
