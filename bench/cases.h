@@ -70,6 +70,10 @@ private:
     StreamCompaction::DeviceBuffer<std::size_t> count64_;
 };
 
+// Where the .mtx files are (SpMV, BFS): --matrix-dir, else $SC_MATRIX_DIR, else ./.data/matrices,
+// else ./../shared/data/matrices: the first that is a directory; "" (with a note) when none is.
+std::string matrix_directory(const Options &options);  // spmv.cu
+
 // The other parts, each in its own file, each allocating its own data and sending every
 // measurement to the sink. Anchors are measured before the implementations compared with them.
 void run_scan_types(const Options &options, const Sink &sink); // scan_types.cu: int64, float, double
@@ -81,5 +85,6 @@ void run_by_key(const Options &options, const Sink &sink);     // by_key.cu: red
 void run_merge(const Options &options, const Sink &sink);      // merge.cu: sorted search, merge, inner join
 void run_load_balance(const Options &options, const Sink &sink);  // load_balance.cu: interval expand, search
 void run_segmented_sort(const Options &options, const Sink &sink);  // segmented_sort.cu: against DeviceSegmentedSort
+void run_bfs(const Options &options, const Sink &sink);  // bfs.cu: against the CPU BFS, and a launch's latency
 
 }  // namespace bench

@@ -15,14 +15,18 @@
 
 namespace bench {
 
+// sc_bench's parts, in the order they run (--only picks some).
+inline const std::vector<std::string> kPartNames = {"scan",  "radix",        "segmented",      "spmv", "reduce",
+                                                    "by-key", "merge",       "load-balance", "segmented-sort", "bfs"};
+
 struct Options {
     int runs = 25;        // timed runs per median
     int max_log2 = 28;    // largest size 2^max_log2
     bool all = false;     // also the naive scan above 2^26
     bool sweep = true;    // block-size sweep after the size loop
     std::string csv;      // CSV path; empty: none
-    std::vector<std::string> parts = {"scan", "radix", "segmented", "spmv", "reduce", "by-key", "merge", "load-balance", "segmented-sort"};  // what to run (--only)
-    std::string matrix_dir;  // SpMV's .mtx files (--matrix-dir); empty: the default places
+    std::vector<std::string> parts = kPartNames;  // what to run (--only)
+    std::string matrix_dir;  // SpMV's and BFS's .mtx files (--matrix-dir); empty: the default places
 };
 
 namespace options_detail {
@@ -39,14 +43,16 @@ inline bool parse_int(const char *text, long lo, long hi, int &value) {
 
 // "scan,spmv" -> {"scan", "spmv"}; an error for an empty list or an unknown part.
 inline std::string parse_parts(const std::string &list, std::vector<std::string> &parts) {
-    static const char *const known[] = {"scan", "radix", "segmented", "spmv", "reduce", "by-key", "merge", "load-balance", "segmented-sort"};
     parts.clear();
     std::size_t start = 0;
     while (start <= list.size()) {
         const std::size_t comma = std::min(list.find(',', start), list.size());
         const std::string part = list.substr(start, comma - start);
-        if (std::find(std::begin(known), std::end(known), part) == std::end(known))
-            return "--only takes a comma-separated list of scan, radix, segmented, spmv, reduce, by-key, merge, load-balance, segmented-sort; got '" + list + "'";
+        if (std::find(kPartNames.begin(), kPartNames.end(), part) == kPartNames.end()) {
+            std::string names;
+            for (const std::string &name : kPartNames) names += (names.empty() ? "" : ", ") + name;
+            return "--only takes a comma-separated list of " + names + "; got '" + list + "'";
+        }
         parts.push_back(part);
         start = comma + 1;
     }

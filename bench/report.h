@@ -110,10 +110,13 @@ public:
             const auto [best, fresh] = anchor_ms_.emplace(point, std::make_pair(m.median_ms, m.implementation));
             if (!fresh && m.median_ms < best->second.first) best->second = {m.median_ms, m.implementation};
         }
-        // % of the copy at the same n, else of the largest copy: the limit for a memory-bound pass.
-        const auto copy = copy_gbps_.count(m.size.n) ? copy_gbps_.find(m.size.n) : std::prev(copy_gbps_.end(), 1);
+        // % of the copy at the same n, else of the largest copy: the limit for a memory-bound pass
+        // (none before a copy is measured: an anchor program's parts without the scan part).
+        const auto copy = copy_gbps_.count(m.size.n) ? copy_gbps_.find(m.size.n)
+                          : copy_gbps_.empty()       ? copy_gbps_.end()
+                                                     : std::prev(copy_gbps_.end(), 1);
         const auto anchor = anchor_ms_.find(point);
-        const double pct_of_copy = copy_gbps_.empty() || m.bytes <= 0 ? NAN : 100.0 * gbps / copy->second;
+        const double pct_of_copy = copy == copy_gbps_.end() || m.bytes <= 0 ? NAN : 100.0 * gbps / copy->second;
         const double ratio = anchor == anchor_ms_.end() ? NAN : anchor->second.first / m.median_ms;
         const std::string fastest = anchor == anchor_ms_.end() ? "" : anchor->second.second;
 

@@ -37,7 +37,7 @@ void bfsTests(Harness &h, std::mt19937 &rng) {
         printElapsedTime(std::chrono::duration<float, std::milli>(end - middle).count(), "(std::chrono Measured, every core)");
         return printCmpResult(vertices, cpuLevels.data(), cpuParallelLevels.data());
     });
-    h.gpuTest("bfs", "gpu bfs (scan + load-balancing search per level)", [&] {
+    h.gpuTest("bfs", "gpu bfs (thin levels in one block, wide levels load-balanced over the GPU)", [&] {
         auto d_offsets = SC::DeviceBuffer<int>::from_host(graph.row_offsets.data(), graph.row_offsets.size());
         auto d_neighbors = SC::DeviceBuffer<int>::from_host(graph.column_indices.data(), graph.nnz());
         SC::DeviceBuffer<int> d_levels(vertices);

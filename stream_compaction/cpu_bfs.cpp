@@ -77,38 +77,51 @@ std::vector<int> bfsLevelsParallel(int vertices, const int *row_offsets, const i
     levels[source].store(0, std::memory_order_relaxed);
 
     // Invariant at each barrier: `frontier` holds every vertex of level `depth`, each once, and
-    // `next[t]` what thread t claimed for level depth + 1.
+    // `next[t]` what thread t claimed for level depth + 1. `serial` and `done`, which every thread
+    // reads after a barrier, change only inside the next one (its last thread's step).
     std::vector<int> frontier{source};
     std::vector<std::vector<int>> next(threads);
     int depth = 0;
+    bool serial = true, done = false;
     LevelBarrier barrier(threads);
+    const auto claim = [&](int v, std::vector<int> &claimed) {
+        for (int e = row_offsets[v]; e < row_offsets[v + 1]; ++e) {
+            const int w = neighbors[e];
+            int unseen = -1;
+            if (levels[w].load(std::memory_order_relaxed) < 0 &&
+                levels[w].compare_exchange_strong(unseen, depth + 1, std::memory_order_relaxed))
+                claimed.push_back(w);
+        }
+    };
     const auto expand = [&](int t) {
-        while (true) {
-            const std::size_t size = frontier.size();
-            const bool serial = size < static_cast<std::size_t>(kSerialFrontier);
-            const std::size_t chunk = (size + threads - 1) / threads;
-            const std::size_t begin = serial ? 0 : std::min(size, chunk * t);
-            const std::size_t end = serial ? (t == 0 ? size : 0) : std::min(size, begin + chunk);
-            for (std::size_t i = begin; i < end; ++i) {
-                const int v = frontier[i];
-                for (int e = row_offsets[v]; e < row_offsets[v + 1]; ++e) {
-                    const int w = neighbors[e];
-                    int unseen = -1;
-                    if (levels[w].load(std::memory_order_relaxed) < 0 &&
-                        levels[w].compare_exchange_strong(unseen, depth + 1, std::memory_order_relaxed))
-                        next[t].push_back(w);
-                }
+        while (!done) {
+            if (serial) {
+                // Thin levels: thread 0 alone, level after level, while the others wait at one
+                // barrier (a barrier per level would cost more than a thin level's work).
+                if (t == 0)
+                    while (!frontier.empty() && frontier.size() < static_cast<std::size_t>(kSerialFrontier)) {
+                        for (int v : frontier) claim(v, next[0]);
+                        frontier.swap(next[0]);
+                        next[0].clear();
+                        ++depth;
+                    }
+            } else {
+                const std::size_t size = frontier.size(), chunk = (size + threads - 1) / threads;
+                const std::size_t begin = std::min(size, chunk * t), end = std::min(size, begin + chunk);
+                for (std::size_t i = begin; i < end; ++i) claim(frontier[i], next[t]);
             }
             barrier.arrive_and_wait([&] {
-                frontier.clear();
-                for (std::vector<int> &claimed : next) {
-                    frontier.insert(frontier.end(), claimed.begin(), claimed.end());
-                    claimed.clear();
+                if (!serial) {
+                    frontier.clear();
+                    for (std::vector<int> &claimed : next) {
+                        frontier.insert(frontier.end(), claimed.begin(), claimed.end());
+                        claimed.clear();
+                    }
+                    ++depth;
                 }
-                ++depth;
+                serial = frontier.size() < static_cast<std::size_t>(kSerialFrontier);
+                done = frontier.empty();
             });
-            // Every thread reads the new frontier before any can change it again (at the next barrier).
-            if (frontier.empty()) return;
         }
     };
     std::vector<std::thread> pool;

@@ -17,8 +17,9 @@ std::vector<int> bfsLevels(int vertices, const int *row_offsets, const int *neig
 
 // The same levels, level by level over `threads` threads (0: every core the machine has): the
 // frontier is split in equal chunks, a vertex is claimed by the first thread to set its level
-// (compare-and-swap), and the threads wait for each other at the end of a level. A frontier
-// smaller than kSerialFrontier is expanded by one thread: thin levels cost no hand-offs.
+// (compare-and-swap), and the threads wait for each other at the end of a level. Frontiers
+// smaller than kSerialFrontier are expanded by one thread, level after level, while the others
+// wait once: thin levels cost no hand-offs.
 std::vector<int> bfsLevelsParallel(int vertices, const int *row_offsets, const int *neighbors, int source,
                                    int threads = 0);
 

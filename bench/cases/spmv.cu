@@ -67,21 +67,6 @@ struct MatrixSource {
     std::function<CsrMatrix<double>()> make;
 };
 
-// --matrix-dir, else $SC_MATRIX_DIR, else ./.data/matrices, else ./../shared/data/matrices: the
-// first that is a directory; "" (with a note) when none is.
-std::string matrix_directory(const Options &options) {
-    const char *from_environment = std::getenv("SC_MATRIX_DIR");
-    const std::string candidates[] = {options.matrix_dir, from_environment ? from_environment : "",
-                                      ".data/matrices", "../shared/data/matrices"};
-    for (const std::string &dir : candidates) {
-        std::error_code error;
-        if (!dir.empty() && std::filesystem::is_directory(dir, error)) return dir;
-    }
-    std::fprintf(stderr, "note: no matrix directory (--matrix-dir, $SC_MATRIX_DIR, .data/matrices, "
-                         "../shared/data/matrices): SpMV runs on the generated matrices only\n");
-    return "";
-}
-
 // Every .mtx file of the matrix directory by name, then the generated matrices.
 std::vector<MatrixSource> matrix_sources(const Options &options) {
     std::vector<std::filesystem::path> files;
@@ -166,6 +151,20 @@ void run_matrix(const std::string &name, const CsrMatrix<V> &host, const Options
 }
 
 }  // namespace
+
+std::string matrix_directory(const Options &options) {
+    const char *from_environment = std::getenv("SC_MATRIX_DIR");
+    const std::string candidates[] = {options.matrix_dir, from_environment ? from_environment : "",
+                                      ".data/matrices", "../shared/data/matrices"};
+    for (const std::string &dir : candidates) {
+        std::error_code error;
+        if (!dir.empty() && std::filesystem::is_directory(dir, error)) return dir;
+    }
+    std::fprintf(stderr, "note: no matrix directory (--matrix-dir, $SC_MATRIX_DIR, .data/matrices, "
+                         "../shared/data/matrices): SpMV and BFS run on generated inputs only\n");
+    return "";
+}
+
 
 void run_spmv(const Options &options, const Sink &sink) {
     const Stream stream;

@@ -67,6 +67,13 @@ constexpr int kLbsItemsPerThread = 7;
 // (one tile per block, with two warps searching, wrote 45% of the copy bandwidth on an H100: the
 // searches' dependent loads, not the memory, set the pace).
 constexpr int kLbsTilesPerBlock = 8;
+// Breadth-first search (device/bfs.cuh): a level whose frontier has at most kBfsThinFrontier
+// vertices and kBfsThinEdges edges runs inside one persistent block of kBfsThinThreads threads,
+// level after level without the host (thin frontiers: a launch and a wait per level would cost
+// more than the level's work); wider levels go to the whole GPU. Not yet tuned on a GPU.
+constexpr int kBfsThinThreads = 1024;
+constexpr int kBfsThinFrontier = 4 * kBfsThinThreads;
+constexpr int kBfsThinEdges = 64 * kBfsThinThreads;
 // Merge and sorted search (device/merge.cuh): threads per block, and merge-path steps per thread
 // for 4-byte keys (CUB's DeviceMerge takes 15 on sm_60+); wider keys take proportionally fewer,
 // odd so that the threads' runs in shared memory start on different banks. Not yet tuned on a GPU.

@@ -69,6 +69,33 @@ TEST_F(GpuBfs, SmallGraphs) {
     expectSameAsCpu(s, 77);  // from a leaf
 }
 
+// Levels that change hands between the one-block thin levels and the whole GPU, both ways: a path
+// (thin), a hub whose 20,000 leaves make a frontier too wide for one block (the thin block stops
+// after the hub's level), the leaves meeting again in one vertex (thin again), then a hub with more
+// edges than one block takes in a level (the thin block stops before it), and a path again.
+TEST_F(GpuBfs, ThinAndWideLevelsHandOver) {
+    std::vector<std::pair<int, int>> edges;
+    int v = 0;
+    const auto path = [&](int length) {
+        for (int i = 0; i < length; ++i, ++v) edges.push_back({v, v + 1});
+    };
+    const auto hub = [&](int leaves) {
+        const int center = v, meet = v + leaves + 1;
+        for (int leaf = center + 1; leaf < meet; ++leaf) {
+            edges.push_back({center, leaf});
+            edges.push_back({leaf, meet});
+        }
+        v = meet;
+    };
+    path(500);
+    hub(SC::kBfsThinFrontier * 5);
+    path(300);
+    hub(SC::kBfsThinEdges + 1000);
+    path(200);
+    expectSameAsCpu(fromEdges(v + 1, edges), 0);
+    expectSameAsCpu(fromEdges(v + 1, edges), 600);  // from inside the first hub's leaves
+}
+
 TEST_F(GpuBfs, GeneratedPowerLawGraphs) {
     for (std::uint64_t seed : {1, 2}) {
         const auto m = SC::power_law(200000, 200000, 1.5, 1, seed);

@@ -9,6 +9,23 @@
 namespace StreamCompaction {
 namespace detail {
 
+// Where the search stands between the thin kernel and the host: the current frontier's size, its
+// level, and which of the two frontier buffers holds it.
+struct BfsState {
+    unsigned frontier_size;
+    int level;
+    int parity;  // 0: the first buffer holds the frontier
+};
+
+// Claims vertex w if no one has visited it yet (its bit set by the one atomicOr that
+// finds it clear); true for the claiming thread.
+__device__ __forceinline__ bool claim_vertex(unsigned *visited, int w) {
+    const unsigned bit = 1u << (w & 31);
+    unsigned *word = visited + (w >> 5);
+    if (*word & bit) return false;  // seen already: most edges of a wide level end here, without an atomic
+    return !(atomicOr(word, bit) & bit);
+}
+
 // The degree of frontier vertex i (the scan's load).
 struct FrontierDegree {
     const int *row_offsets, *frontier;
@@ -30,9 +47,8 @@ struct FirstEdge {
     __device__ int operator()(long long segment) const { return row_offsets[frontier[segment]]; }
 };
 
-// Edge `rank` of a frontier vertex: its neighbour, if no one has visited it yet, is claimed (its
-// bit set by the one atomicOr that finds it clear), given the next level, and appended to the
-// next frontier. The appends of a warp's claiming lanes take one atomicAdd.
+// Edge `rank` of a frontier vertex: its neighbour, if no one has visited it yet, is claimed,
+// given the next level, and appended to the next frontier. The appends of a warp's claiming lanes take one atomicAdd.
 struct ExpandEdge {
     const int *neighbors;
     unsigned *visited;  // a bit per vertex
@@ -42,10 +58,7 @@ struct ExpandEdge {
     int next_level;
     __device__ void operator()(long long, long long, long long rank, int first_edge) const {
         const int w = neighbors[first_edge + rank];
-        const unsigned bit = 1u << (w & 31);
-        unsigned *word = visited + (w >> 5);
-        if (*word & bit) return;  // seen already: most edges of a wide level end here, without an atomic
-        if (atomicOr(word, bit) & bit) return;
+        if (!claim_vertex(visited, w)) return;
         levels[w] = next_level;
         const cooperative_groups::coalesced_group claimers = cooperative_groups::coalesced_threads();
         unsigned base = 0;
@@ -54,17 +67,22 @@ struct ExpandEdge {
     }
 };
 
-// Level 0: the source alone visited, every other vertex at level -1; the first frontier the source.
+// Level 0: the source alone visited, every other vertex at level -1; the first frontier the source,
+// of size 1.
 // (A template, as every kernel defined in a header: one definition per program.)
 template <class Level>
-__global__ void bfs_start(Level *levels, unsigned *visited, int vertices, int source, int *frontier) {
+__global__ void bfs_start(Level *levels, unsigned *visited, int vertices, int source, int *frontier,
+                          unsigned *level_sizes) {
     const long long words = (static_cast<long long>(vertices) + 31) / 32;
     for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < vertices || i < words;
          i += static_cast<long long>(gridDim.x) * blockDim.x) {
         if (i < vertices) levels[i] = i == source ? 0 : -1;
         if (i < words) visited[i] = i == source / 32 ? 1u << (source % 32) : 0u;
     }
-    if (blockIdx.x == 0 && threadIdx.x == 0) frontier[0] = source;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        frontier[0] = source;
+        level_sizes[0] = 1;
+    }
 }
 
 }  // namespace detail
