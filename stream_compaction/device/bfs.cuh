@@ -9,8 +9,8 @@
 //     (detail/bfs/thin_levels.cuh), until the frontier is empty or too wide: a road network's
 //     thousand thin levels cost one launch and one wait in all;
 //   wide: the whole GPU, two launches per level (the scan of the frontier's degrees into edge
-//     offsets, then transform_lbs over the edges: every block the same number of edges, whatever
-//     the degrees) and two waits: for the edge count that sizes the expansion, and for the next
+//     offsets, then transform_lbs_append over the edges: every block the same number of edges,
+//     whatever the degrees) and two waits: for the edge count that sizes the expansion, and for the next
 //     frontier's size that decides how the next level runs.
 //
 // Example:
@@ -108,10 +108,9 @@ inline int bfs_levels(const int *d_row_offsets, const int *d_neighbors, int vert
                                           stream));
             SC_CUDA_CHECK(cudaMemsetAsync(next_count, 0, sizeof(unsigned), stream));
             SC_CUDA_CHECK(cudaStreamSynchronize(stream));
-            transform_lbs(detail::ExpandEdge{d_neighbors, visited, d_levels, frontiers[at.parity ^ 1], next_count,
-                                             at.level + 1},
-                          static_cast<std::size_t>(edges), edge_offsets, at.frontier_size,
-                          detail::FirstEdge{d_row_offsets, frontier}, stream);
+            transform_lbs_append(detail::ClaimNeighbor{d_neighbors, visited, d_levels, at.level + 1},
+                                 static_cast<std::size_t>(edges), edge_offsets, at.frontier_size,
+                                 detail::FirstEdge{d_row_offsets, frontier}, frontiers[at.parity ^ 1], next_count, stream);
             SC_CUDA_CHECK(cudaMemcpyAsync(level_sizes + at.level + 1, next_count, sizeof(unsigned),
                                           cudaMemcpyDeviceToDevice, stream));
             SC_CUDA_CHECK(cudaMemcpyAsync(&at.frontier_size, next_count, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));

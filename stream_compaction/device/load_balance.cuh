@@ -8,6 +8,10 @@
 //   transform_lbs(f, ...)             f(index, segment, rank) for every item (rank: its place in its segment)
 //   transform_lbs(f, ..., load)       f(index, segment, rank, value), value = load(segment) fetched once per
 //                                     segment a tile touches (shared by the segment's items)
+//   transform_lbs_append(f, ..., out, count)
+//                                     dynamic work creation: f(index, segment, rank, [value,] emitted)
+//                                     returns whether the item makes a new work item, which is
+//                                     appended to out (counted and placed in the same pass)
 //   load_balancing_search             the segment of every item
 //   interval_expand                   each segment's value repeated over its items
 //   interval_gather / interval_move   batched copies: segment s copies its items from in + gather[s]
@@ -61,6 +65,34 @@ void transform_lbs(F f, std::size_t n_items, const Offset *d_offsets, std::size_
     using T = decltype(load(0LL));
     static_assert(sizeof(T) <= 16, "transform_lbs: a segment value is staged per segment in shared memory: 16 bytes at most");
     detail::launch_transform_lbs("transform_lbs", n_items, d_offsets, segments, detail::SegmentValues<T, Load>{load}, f,
+                                 stream);
+}
+
+// Dynamic work creation (moderngpu's lbs_workcreate idea, one new item at most per item): every
+// item for which f(index, segment, rank, [value,] T &emitted) returns true appends `emitted` to
+// d_out, at d_out[old *d_count] onwards; *d_count (not reset here) grows by the items made. A
+// frontier algorithm (device/bfs.cuh) thus never writes its candidates out to compact them
+// afterwards. The new items' order is unspecified (a warp's emitting lanes take their places with
+// one atomicAdd); d_out must have room for every item that may be made, and *d_count stays below
+// 2^32.
+template <class Offset, class F, class T>
+void transform_lbs_append(F f, std::size_t n_items, const Offset *d_offsets, std::size_t segments, T *d_out,
+                          unsigned *d_count, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("transform_lbs_append");
+    require_device_pointers("transform_lbs_append", n_items, d_out, d_count);
+    detail::launch_transform_lbs("transform_lbs_append", n_items, d_offsets, segments, detail::NoSegmentValues{},
+                                 detail::AppendEmitted<F, T>{f, d_out, d_count}, stream);
+}
+
+template <class Offset, class F, class Load, class T>
+void transform_lbs_append(F f, std::size_t n_items, const Offset *d_offsets, std::size_t segments, Load load, T *d_out,
+                          unsigned *d_count, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("transform_lbs_append");
+    using V = decltype(load(0LL));
+    static_assert(sizeof(V) <= 16, "transform_lbs_append: a segment value is staged per segment in shared memory: 16 bytes at most");
+    require_device_pointers("transform_lbs_append", n_items, d_out, d_count);
+    detail::launch_transform_lbs("transform_lbs_append", n_items, d_offsets, segments,
+                                 detail::SegmentValues<V, Load>{load}, detail::AppendEmitted<F, T>{f, d_out, d_count},
                                  stream);
 }
 

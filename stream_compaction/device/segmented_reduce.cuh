@@ -14,14 +14,27 @@
 //   d_sums.copy_to_host(sums.data(), 3);
 //   if (sums != std::vector<float>{6, 0, 9}) return 1;         // an empty segment gets the identity
 //
+// transform_segmented_reduce: the same on the load-balancing search (device/load_balance.cuh), each
+// item's value made by f(index, segment, rank) where it is combined (a per-item functor that needs
+// the item's segment, or that computes rather than loads: SpMV's products, a pair's distance), and
+// an engine independent of segmented_reduce's, which each cross-checks.
+//
 // Errors: std::invalid_argument for bad arguments, cuda_error from CUDA.
+#include <stream_compaction/detail/by_key/run_functors.cuh>
+#include <stream_compaction/detail/host/launch.cuh>
+#include <stream_compaction/detail/host/temp_storage.h>
+#include <stream_compaction/detail/load_balance/segmented_reduce.cuh>
 #include <stream_compaction/detail/segmented/reduce_dispatch.cuh>
+#include <stream_compaction/device/by_key.cuh>
 #include <stream_compaction/detail/segmented/scan_kernels.cuh>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
 
+#include <algorithm>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 
 namespace StreamCompaction {
 
@@ -41,6 +54,61 @@ void segmented_reduce(const V *d_values, std::size_t n, const Offset *d_offsets,
     require_device_pointers("segmented_reduce", segments, d_offsets, d_out);
     detail::merge_path_reduce("segmented_reduce", d_offsets, segments, n, detail::ArrayLoad<V>{d_values},
                               detail::ArrayStore<V>{d_out}, op, identity, d_temp, temp_bytes, stream);
+}
+
+namespace detail {
+
+// Storage: two records per block of the load-balancing search (segment, partial), reduce_by_key's
+// runs of them (segment, total, count) and its own storage.
+template <class V>
+TempLayout<6> transform_segmented_reduce_layout(std::size_t n_items, std::size_t segments) {
+    const std::size_t tiles = (n_items + segments + kLbsTileSteps - 1) / kLbsTileSteps;
+    const std::size_t records = 2 * ((tiles + kLbsTilesPerBlock - 1) / kLbsTilesPerBlock);
+    return temp_layout(records * sizeof(long long), records * sizeof(MaybeValue<V>), records * sizeof(long long),
+                       records * sizeof(MaybeValue<V>), sizeof(std::size_t),
+                       reduce_by_key_temp_bytes<long long, MaybeValue<V>>(records));
+}
+
+}  // namespace detail
+
+template <class V>
+std::size_t transform_segmented_reduce_temp_bytes(std::size_t n_items, std::size_t segments) {
+    return detail::transform_segmented_reduce_layout<V>(n_items, segments).bytes();
+}
+
+// d_out[s] = f's values of segment s's items combined in order, op(op(f(b), f(b + 1)), ...) for the
+// items b, b + 1, ... of s; `identity` for an empty segment (any associative op: identity is only
+// written, never combined). f(index, segment, rank) -> V is a device functor taken by value, called
+// once per item. Offsets as transform_lbs's (not checked on the device: check_segment_offsets).
+// Three launches (the search with the in-block totals, reduce_by_key of the segments that cross
+// blocks, their scatter) and no wait: safe to capture in a CUDA graph and replay.
+template <class V, class Offset, class F, class Op>
+void transform_segmented_reduce(F f, std::size_t n_items, const Offset *d_offsets, std::size_t segments, V *d_out,
+                                Op op, V identity, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("transform_segmented_reduce");
+    const char *name = "transform_segmented_reduce";
+    if (n_items > 0 && segments == 0)
+        throw std::invalid_argument(std::string(name) + ": " + std::to_string(n_items) + " items and no segment to hold them");
+    require_device_pointers(name, segments, d_offsets, d_out);
+    const auto layout = detail::transform_segmented_reduce_layout<V>(n_items, segments);
+    require_temp_storage(name, d_temp, temp_bytes, layout.bytes());
+    if (segments == 0) return;
+    const auto pieces = layout.carve(d_temp);
+    using Maybe = detail::MaybeValue<V>;
+    auto *record_segments = reinterpret_cast<long long *>(pieces[0]), *run_segments = reinterpret_cast<long long *>(pieces[2]);
+    auto *records = reinterpret_cast<Maybe *>(pieces[1]), *totals = reinterpret_cast<Maybe *>(pieces[3]);
+    auto *runs = reinterpret_cast<std::size_t *>(pieces[4]);
+    const std::size_t tiles = (n_items + segments + detail::kLbsTileSteps - 1) / detail::kLbsTileSteps;
+    const unsigned blocks = blocks_for(tiles, kLbsTilesPerBlock);
+    detail::launch(detail::transform_segmented_reduce_kernel<V, Offset, F, Op>, name, blocks, kLbsThreads, 0, stream,
+                   d_offsets, static_cast<long long>(segments), static_cast<long long>(n_items), f, op, identity, d_out,
+                   record_segments, records);
+    const std::size_t record_count = 2 * static_cast<std::size_t>(blocks);
+    reduce_by_key(record_segments, records, run_segments, totals, runs, record_count, detail::MaybeOp<Op>{op},
+                  EqualTo{}, pieces[5], reduce_by_key_temp_bytes<long long, Maybe>(record_count), stream);
+    constexpr int kThreads = 256;
+    detail::launch(detail::scatter_segment_totals<V>, "scatter_segment_totals", std::min(blocks_for(2 * blocks, kThreads), 1024u),
+                   kThreads, 0, stream, run_segments, totals, runs, d_out);
 }
 
 }  // namespace StreamCompaction

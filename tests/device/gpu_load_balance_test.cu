@@ -1,6 +1,7 @@
 // Load-balancing search and its transforms (device/load_balance.cuh) against CPU references, on
 // uniform, power-law and degenerate segment sizes; graph replay, two streams, and bad offsets.
 #include <stream_compaction/device/load_balance.cuh>
+#include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/load_balance.h>
 
 #include "gpu_test_util.h"
@@ -9,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -140,6 +142,142 @@ TEST_F(GpuLoadBalance, SixtyFourBitOffsets) {
     const std::vector<int> small = offsetsFromLengths(makeLengths(5000, 40, Shape::PowerLaw, rng));
     checkTransforms(std::vector<long long>(small.begin(), small.end()));
     checkTransforms(std::vector<unsigned>(small.begin(), small.end()));
+}
+
+// transform_lbs_append's f: items whose index is a multiple of `every` make one new item, their
+// segment and rank packed (and, with a segment value, its tag added).
+struct MakeEvery {
+    long long every;
+    __device__ bool operator()(long long index, long long segment, long long rank, long long &made) const {
+        made = segment * 1000000 + rank;
+        return index % every == 0;
+    }
+    __device__ bool operator()(long long index, long long segment, long long rank, long long tag, long long &made) const {
+        made = segment * 1000000 + rank + tag * 1000000000000;
+        return index % every == 0;
+    }
+};
+
+// Dynamic work creation: what transform_lbs_append makes, sorted, against the CPU's list; the count
+// grows from where it was.
+TEST_F(GpuLoadBalance, AppendMakesWhatFSays) {
+    std::mt19937 rng(freshSeed());
+    for (Shape shape : {Shape::Uniform, Shape::PowerLaw, Shape::EmptyRuns})
+        for (long long every : {1LL, 3LL, 1LL << 40}) {  // all, a third, only item 0
+            const std::vector<int> offsets = offsetsFromLengths(makeLengths(20000, 37, shape, rng));
+            const std::size_t segments = offsets.size() - 1, n = static_cast<std::size_t>(offsets.back());
+            SCOPED_TRACE("shape " + std::to_string(static_cast<int>(shape)) + ", every " + std::to_string(every));
+            const Expected e = reference(offsets);
+            for (bool tagged : {false, true}) {
+                std::vector<long long> expected;
+                for (std::size_t i = 0; i < n; i += every)
+                    expected.push_back(e.segment[i] * 1000000 + e.rank[i] + (tagged ? (3 * e.segment[i] + 1) * 1000000000000 : 0));
+                DeviceArena arena;
+                int *d_offsets = arena.make<int>(offsets.size());
+                upload(0, d_offsets, offsets);
+                long long *d_made = arena.make<long long>(n + 5);
+                unsigned *d_count = arena.make<unsigned>(1);
+                const unsigned before = 5;  // the count is not reset: items go after what is there
+                upload(0, d_count, std::vector<unsigned>{before});
+                if (tagged) SC::transform_lbs_append(MakeEvery{every}, n, d_offsets, segments, SegmentTag{}, d_made, d_count);
+                else SC::transform_lbs_append(MakeEvery{every}, n, d_offsets, segments, d_made, d_count);
+                SC_CUDA_CHECK(cudaDeviceSynchronize());
+                ASSERT_EQ(download(d_count, 1)[0], before + expected.size());
+                std::vector<long long> made = download(d_made, n + 5);
+                made.erase(made.begin(), made.begin() + before);
+                made.resize(expected.size());
+                std::sort(made.begin(), made.end());
+                EXPECT_EQ(made, expected);
+            }
+        }
+}
+
+// transform_segmented_reduce's values: one that reads every argument (index, segment, rank), and
+// the first and last item of a segment under a non-commutative operator (order kept), and an array's
+// values (the same as segmented_reduce's).
+struct IndexSegmentRank {
+    __device__ long long operator()(long long index, long long segment, long long rank) const {
+        return 3 * index + 1000 * segment - rank;
+    }
+};
+struct FirstLast {
+    long long first, last;
+};
+struct ItemFirstLast {
+    __device__ FirstLast operator()(long long index, long long, long long) const { return {index, index}; }
+};
+struct KeepOuter {  // associative, not commutative
+    __host__ __device__ FirstLast operator()(const FirstLast &a, const FirstLast &b) const { return {a.first, b.last}; }
+};
+struct ArrayValue {
+    const int *values;
+    __device__ int operator()(long long index, long long, long long) const { return values[index]; }
+};
+
+void checkSegmentedReduce(const std::vector<int> &offsets, std::mt19937 &rng) {
+    const std::size_t segments = offsets.size() - 1, n = static_cast<std::size_t>(offsets.back());
+    SCOPED_TRACE(std::to_string(segments) + " segments, " + std::to_string(n) + " items");
+    const Expected e = reference(offsets);
+    std::vector<long long> sums(segments, -7);  // -7: the identity, for empty segments
+    std::vector<FirstLast> outer(segments, FirstLast{-1, -1});
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t s = static_cast<std::size_t>(e.segment[i]);
+        const long long value = 3 * static_cast<long long>(i) + 1000 * e.segment[i] - e.rank[i];
+        sums[s] = e.rank[i] == 0 ? value : sums[s] + value;
+        outer[s] = {e.rank[i] == 0 ? static_cast<long long>(i) : outer[s].first, static_cast<long long>(i)};
+    }
+    DeviceArena arena;
+    int *d_offsets = arena.make<int>(offsets.size());
+    upload(0, d_offsets, offsets);
+    const std::size_t bytes = std::max(SC::transform_segmented_reduce_temp_bytes<FirstLast>(n, segments),
+                                       SC::segmented_reduce_temp_bytes<int>(n, segments));
+    char *d_temp = arena.make<char>(bytes + 3) + 3;  // storage at an odd address
+    long long *d_sums = arena.make<long long>(segments);
+    FirstLast *d_outer = arena.make<FirstLast>(segments);
+    if (segments > 0) SC_CUDA_CHECK(cudaMemset(d_sums, 0x5A, segments * sizeof(long long)));  // poison
+    SC::transform_segmented_reduce(IndexSegmentRank{}, n, d_offsets, segments, d_sums, SC::Sum{}, -7LL, d_temp, bytes);
+    SC::transform_segmented_reduce(ItemFirstLast{}, n, d_offsets, segments, d_outer, KeepOuter{}, FirstLast{-1, -1},
+                                   d_temp, bytes);
+    SC_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_EQ(download(d_sums, segments), sums);
+    const std::vector<FirstLast> got = download(d_outer, segments);
+    for (std::size_t s = 0; s < segments; ++s)
+        ASSERT_TRUE(got[s].first == outer[s].first && got[s].last == outer[s].last)
+            << "segment " << s << ": (" << got[s].first << ", " << got[s].last << "), expected (" << outer[s].first
+            << ", " << outer[s].last << ")";
+
+    // The cross-check: the same values through segmented_reduce's merge path.
+    std::vector<int> values(n);
+    for (int &v : values) v = static_cast<int>(rng() % 2001) - 1000;
+    int *d_values = arena.make<int>(n), *d_lbs = arena.make<int>(segments), *d_merge_path = arena.make<int>(segments);
+    upload(0, d_values, values);
+    SC::transform_segmented_reduce(ArrayValue{d_values}, n, d_offsets, segments, d_lbs, SC::Max{}, INT_MIN, d_temp, bytes);
+    SC::segmented_reduce(d_values, n, d_offsets, segments, d_merge_path, SC::Max{}, INT_MIN, d_temp, bytes);
+    SC_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_EQ(download(d_lbs, segments), download(d_merge_path, segments));
+}
+
+TEST_F(GpuLoadBalance, TransformSegmentedReduceMatchesTheCpuAndSegmentedReduce) {
+    std::mt19937 rng(freshSeed());
+    for (Shape shape : {Shape::Uniform, Shape::PowerLaw, Shape::EmptyRuns})
+        for (std::size_t segments : {1u, 7u, 4096u, 100003u})
+            for (int mean : {0, 1, 17, 300}) {
+                if (segments * mean > 20000000u) continue;
+                SCOPED_TRACE("shape " + std::to_string(static_cast<int>(shape)) + ", mean " + std::to_string(mean));
+                checkSegmentedReduce(offsetsFromLengths(makeLengths(segments, mean, shape, rng)), rng);
+            }
+    checkSegmentedReduce(std::vector<int>{0}, rng);             // no segment
+    checkSegmentedReduce(std::vector<int>{0, 0, 0}, rng);       // empty segments only
+    checkSegmentedReduce(std::vector<int>{0, 3000001}, rng);    // one segment over hundreds of blocks
+    std::vector<int> lengths(300000, 0);                        // huge ones among runs of empty ones
+    lengths[5] = 1 << 20;
+    lengths[150000] = 777777;
+    lengths[299999] = 5;
+    checkSegmentedReduce(offsetsFromLengths(lengths), rng);
+    const int tile = SC::kLbsThreads * SC::kLbsItemsPerThread;  // segments ending at tile and block edges
+    std::vector<int> edges;
+    for (int k : {tile - 1, tile, tile + 1, 8 * tile - 1, 8 * tile, 8 * tile + 1, 1, 0, 0, 16 * tile}) edges.push_back(k);
+    checkSegmentedReduce(offsetsFromLengths(edges), rng);
 }
 
 // interval_expand, interval_gather and interval_move against their CPU references.

@@ -7,6 +7,7 @@
 
 #include <stream_compaction/io/matrix_generators.h>
 #include <stream_compaction/io/matrix_market.h>
+#include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/spmv.h>
 #include <stream_compaction/tuning/block_sizes.h>
 
@@ -144,6 +145,50 @@ TEST_F(Spmv, EverySharedMatrix) {
         checkSpmv(SC::convert_values<float>(m), ours());
     }
     if (found == 0) GTEST_SKIP() << "no shared matrices found (copy them to .data/matrices or set SC_MATRIX_DIR)";
+}
+
+// SpMV expressed as a segmented reduction on the load-balancing search: each nonzero's product
+// made by the functor, each row's products combined (transform_segmented_reduce). The cross-check of
+// the SpMV kernels by an engine that shares none of their code, on the generated and shared matrices.
+template <class V>
+struct NonzeroProduct {
+    const V *values, *x;
+    const int *columns;
+    __device__ V operator()(long long k, long long, long long) const { return values[k] * x[columns[k]]; }
+};
+
+template <class V>
+void checkLoadBalancedSpmv(const SC::CsrMatrix<V> &host) {
+    SCOPED_TRACE(std::to_string(host.rows) + " x " + std::to_string(host.cols) + ", nnz " + std::to_string(host.nnz()));
+    const SC::DeviceCsr<V, int> a(host);
+    const std::vector<V> x = randomVector<V>(host.cols, freshSeed());
+    DeviceBuffer<V> d_x = DeviceBuffer<V>::from_host(x.data(), x.size()), d_y(host.rows);
+    d_y.fill_bytes(0xFF);
+    DeviceBuffer<char> d_temp(SC::transform_segmented_reduce_temp_bytes<V>(host.nnz(), host.rows));
+    SC::transform_segmented_reduce(NonzeroProduct<V>{a.values(), d_x.get(), a.column_indices()}, host.nnz(),
+                                   a.row_offsets(), host.rows, d_y.get(), SC::Sum{}, V(0), d_temp.get(), d_temp.bytes());
+    std::vector<V> got(host.rows);
+    d_y.copy_to_host(got.data(), got.size());
+    std::vector<double> expected, size;
+    reference(host, x, 1.0, 0.0, got, expected, size);
+    ASSERT_TRUE(close(got, expected, size));
+}
+
+TEST_F(Spmv, LoadBalancedSegmentedReduceAgrees) {
+    const SC::CsrMatrix<double> generated[] = {SC::poisson_2d(64), SC::power_law(20000, 20000, 1.3, 2, freshSeed()),
+                                               SC::power_law(3000, 50000, 0.8, 0, freshSeed())};
+    for (const auto &m : generated) {
+        checkLoadBalancedSpmv(m);
+        checkLoadBalancedSpmv(SC::convert_values<float>(m));
+    }
+    for (const SharedMatrix &shared : kSharedMatrices) {
+        const std::string path = findMatrixFile(shared.file);
+        if (path.empty()) continue;
+        SCOPED_TRACE(path);
+        const SC::CsrMatrix<double> m = SC::read_matrix_market(path);
+        checkLoadBalancedSpmv(m);
+        checkLoadBalancedSpmv(SC::convert_values<float>(m));
+    }
 }
 
 TEST_F(Spmv, RowsOfLengthZeroOneAndTwoToThe20) {

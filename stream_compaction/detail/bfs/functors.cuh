@@ -2,8 +2,6 @@
 // The breadth-first search's per-level work (device/bfs.cuh): the frontier's degrees, scanned into
 // edge offsets, and the expansion of every frontier edge, which claims unvisited neighbours and
 // appends them to the next frontier in the same pass.
-#include <cooperative_groups.h>
-
 #include <cstddef>
 
 namespace StreamCompaction {
@@ -47,23 +45,19 @@ struct FirstEdge {
     __device__ int operator()(long long segment) const { return row_offsets[frontier[segment]]; }
 };
 
-// Edge `rank` of a frontier vertex: its neighbour, if no one has visited it yet, is claimed,
-// given the next level, and appended to the next frontier. The appends of a warp's claiming lanes take one atomicAdd.
-struct ExpandEdge {
+// Edge `rank` of a frontier vertex (transform_lbs_append's f): its neighbour, if no one has visited
+// it yet, is claimed, given the next level, and made an item of the next frontier.
+struct ClaimNeighbor {
     const int *neighbors;
     unsigned *visited;  // a bit per vertex
     int *levels;
-    int *next_frontier;
-    unsigned *next_count;
     int next_level;
-    __device__ void operator()(long long, long long, long long rank, int first_edge) const {
+    __device__ bool operator()(long long, long long, long long rank, int first_edge, int &next_vertex) const {
         const int w = neighbors[first_edge + rank];
-        if (!claim_vertex(visited, w)) return;
+        if (!claim_vertex(visited, w)) return false;
         levels[w] = next_level;
-        const cooperative_groups::coalesced_group claimers = cooperative_groups::coalesced_threads();
-        unsigned base = 0;
-        if (claimers.thread_rank() == 0) base = atomicAdd(next_count, claimers.size());
-        next_frontier[claimers.shfl(base, 0) + claimers.thread_rank()] = w;
+        next_vertex = w;
+        return true;
     }
 };
 

@@ -8,6 +8,8 @@
 #include <stream_compaction/detail/grid/merge_path.cuh>
 #include <stream_compaction/tuning/policies.h>
 
+#include <cooperative_groups.h>
+
 #include <cstddef>
 #include <type_traits>
 
@@ -104,6 +106,34 @@ __device__ __forceinline__ void lbs_tile(const Offset *offsets, long long segmen
 }
 
 
+// The block's tiles: kLbsTilesPerBlock consecutive ones from first_tile (fewer at the end).
+struct LbsBlockTiles {
+    long long first_tile;
+    int count;
+};
+
+// Every corner of the block's tiles at once, a warp each (32-way searches of the offsets in global
+// memory), into corners[0..count]: the searches' dependent loads are the latency of a tile, paid
+// here once for kLbsTilesPerBlock tiles and by all warps in parallel, instead of by two warps per
+// tile. Run by the whole block; the corners are ready after a __syncthreads().
+template <class Offset>
+__device__ LbsBlockTiles lbs_block_corners(const Offset *offsets, long long segments, long long n,
+                                           long long (&corners)[kLbsTilesPerBlock + 1]) {
+    const long long path_length = segments + n;
+    const long long tiles = (path_length + kLbsTileSteps - 1) / kLbsTileSteps;
+    const long long first_tile = static_cast<long long>(blockIdx.x) * kLbsTilesPerBlock;
+    const int count = static_cast<int>(tiles - first_tile < kLbsTilesPerBlock ? tiles - first_tile : kLbsTilesPerBlock);
+    const int warp = static_cast<int>(threadIdx.x / kWarpThreads), warps = static_cast<int>(blockDim.x / kWarpThreads);
+    const unsigned lane = threadIdx.x % kWarpThreads;
+    for (int c = warp; c <= count; c += warps) {
+        const long long diagonal = (first_tile + c) * kLbsTileSteps;
+        const long long found =
+            warp_merge_path_search(diagonal < path_length ? diagonal : path_length, offsets, segments, n, lane);
+        if (lane == 0) corners[c] = found;
+    }
+    return {first_tile, count};
+}
+
 template <class Offset, class SV, class F>
 __global__ void __launch_bounds__(kLbsThreads) transform_lbs_kernel(const Offset *offsets, long long segments,
                                                                     long long n, SV segment_values, F f) {
@@ -111,22 +141,7 @@ __global__ void __launch_bounds__(kLbsThreads) transform_lbs_kernel(const Offset
     __shared__ LbsTileStorage<T> tile;
     __shared__ long long block_corners[kLbsTilesPerBlock + 1];
     const long long path_length = segments + n;
-    const long long tiles = (path_length + kLbsTileSteps - 1) / kLbsTileSteps;
-    const long long first_tile = static_cast<long long>(blockIdx.x) * kLbsTilesPerBlock;
-    const int block_tiles = static_cast<int>(tiles - first_tile < kLbsTilesPerBlock ? tiles - first_tile : kLbsTilesPerBlock);
-    // Every corner of the block's tiles at once, a warp each (32-way searches of the offsets in
-    // global memory): the searches' dependent loads are the latency of a tile, paid here once for
-    // kLbsTilesPerBlock tiles and by all warps in parallel, instead of by two warps per tile.
-    {
-        const int warp = static_cast<int>(threadIdx.x / kWarpThreads), warps = static_cast<int>(blockDim.x / kWarpThreads);
-        const unsigned lane = threadIdx.x % kWarpThreads;
-        for (int c = warp; c <= block_tiles; c += warps) {
-            const long long diagonal = (first_tile + c) * kLbsTileSteps;
-            const long long found = warp_merge_path_search(diagonal < path_length ? diagonal : path_length, offsets,
-                                                           segments, n, lane);
-            if (lane == 0) block_corners[c] = found;
-        }
-    }
+    const auto [first_tile, block_tiles] = lbs_block_corners(offsets, segments, n, block_corners);
     __syncthreads();
     for (int t = 0; t < block_tiles; ++t) {
         if (threadIdx.x < 2) tile.corners[threadIdx.x] = block_corners[t + threadIdx.x];
@@ -150,6 +165,25 @@ template <class T>
 struct WriteValue {
     T *out;
     __device__ void operator()(long long index, long long, long long, const T &value) const { out[index] = value; }
+};
+
+// transform_lbs_append's item: f says whether it makes a new item; the makers among the warp's
+// active lanes count themselves, one of them reserves their places with one atomicAdd, and each
+// writes its item at its rank among them.
+template <class F, class T>
+struct AppendEmitted {
+    F f;
+    T *out;
+    unsigned *count;
+    template <class... SegmentValue>
+    __device__ void operator()(long long index, long long segment, long long rank, const SegmentValue &...value) const {
+        T emitted;
+        if (!f(index, segment, rank, value..., emitted)) return;
+        const cooperative_groups::coalesced_group makers = cooperative_groups::coalesced_threads();
+        unsigned base = 0;
+        if (makers.thread_rank() == 0) base = atomicAdd(count, makers.size());
+        out[makers.shfl(base, 0) + makers.thread_rank()] = emitted;
+    }
 };
 
 // Where segment s's items come from (and go to): gather[s] (and scatter[s]).
