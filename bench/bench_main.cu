@@ -18,7 +18,7 @@ const char kUsage[] =
     "Times the project's primitives against CUB, Thrust, cuSPARSE and a device-to-device copy on the\n"
     "same inputs in one process: CUDA events, median of N runs after 3 warm-ups.\n"
     "  --only PARTS  comma-separated subset of scan,radix,segmented,spmv,reduce,by-key,merge,load-balance,\n"
-    "                segmented-sort,bfs (default: all)\n"
+    "                segmented-sort,bfs,neighbors (default: all)\n"
     "                scan: scans (int32; int64, float, double exclusive sums), compactions, partitions,\n"
     "                block-size sweep; radix: sorts at 2^20, 2^24,\n"
     "                2^28 on seven key distributions; segmented: segmented scans at 2^26; spmv: every\n"
@@ -36,6 +36,8 @@ const char kUsage[] =
     "                bfs: breadth-first search from vertex 0 on luxembourg_osm and soc-Epinions1 (matrix\n"
     "                directory) and a generated power-law graph (2^22 vertices, about 2^26 edges),\n"
     "                against the CPU BFS on one thread and on every core; an empty kernel's launch latency\n"
+    "                neighbors: the 3 nearest towns in their state of each of 2^20 towns in 16,384 states,\n"
+    "                against the CPU on every core\n"
     "  --runs N      timed runs per median, 20..100000 (default 25)\n"
     "  --max-log2 N  largest size 2^N, 10..30 (default 28). Sizes: the even powers of two from 2^10,\n"
     "                2^N, and 2^20-3, 2^28-3 up to 2^N\n"
@@ -81,6 +83,7 @@ int run(const bench::Options &options) {
     if (bench::runs_part(options, "load-balance")) bench::run_load_balance(options, sink);
     if (bench::runs_part(options, "segmented-sort")) bench::run_segmented_sort(options, sink);
     if (bench::runs_part(options, "bfs")) bench::run_bfs(options, sink);
+    if (bench::runs_part(options, "neighbors")) bench::run_neighbors(options, sink);
     if (report.mismatches() > 0) {
         std::fprintf(stderr, "sc_bench: %d results differ from their anchor's (rows marked MISMATCH, ok=0)\n",
                      report.mismatches());

@@ -86,5 +86,6 @@ void run_merge(const Options &options, const Sink &sink);      // merge.cu: sort
 void run_load_balance(const Options &options, const Sink &sink);  // load_balance.cu: interval expand, search
 void run_segmented_sort(const Options &options, const Sink &sink);  // segmented_sort.cu: against DeviceSegmentedSort
 void run_bfs(const Options &options, const Sink &sink);  // bfs.cu: against the CPU BFS, and a launch's latency
+void run_neighbors(const Options &options, const Sink &sink);  // neighbors.cu: grouped nearest against the CPU
 
 }  // namespace bench

@@ -16,8 +16,8 @@
 namespace bench {
 
 // sc_bench's parts, in the order they run (--only picks some).
-inline const std::vector<std::string> kPartNames = {"scan",  "radix",        "segmented",      "spmv", "reduce",
-                                                    "by-key", "merge",       "load-balance", "segmented-sort", "bfs"};
+inline const std::vector<std::string> kPartNames = {"scan",  "radix", "segmented",    "spmv",           "reduce", "by-key",
+                                                    "merge", "load-balance", "segmented-sort", "bfs", "neighbors"};
 
 struct Options {
     int runs = 25;        // timed runs per median

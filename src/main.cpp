@@ -92,6 +92,7 @@ int main(int argc, char *argv[]) {
         mergeTests(h, rng);
         loadBalanceTests(h, rng);
         bfsTests(h, rng);
+        neighborsTests(h, rng);
         distributedTests(h, rng);
     } catch (const std::exception &e) {  // e.g. host memory for a huge --size
         std::fprintf(stderr, "%s: %s\n", argv[0], e.what());

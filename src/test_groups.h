@@ -17,7 +17,7 @@ extern int BFS_SOURCE;  // the bfs group's source vertex (main.cpp; --bfs-source
 // Names --only accepts; a test belongs to one of them.
 inline const std::vector<std::string> kTestGroups = {"cpu", "naive", "efficient", "thrust", "shared", "single-pass", "radix",
                                                      "segmented", "spmv", "reduce", "by-key", "distributed",
-                                                     "merge", "load-balance", "bfs"};
+                                                     "merge", "load-balance", "bfs", "neighbors"};
 
 void scanTests(Harness &h, std::mt19937 &rng);        // scan_tests.cpp
 void compactionTests(Harness &h, std::mt19937 &rng);  // scan_tests.cpp
@@ -29,6 +29,7 @@ void byKeyTests(Harness &h, std::mt19937 &rng);       // by_key_tests.cpp
 void mergeTests(Harness &h, std::mt19937 &rng);       // merge_tests.cpp
 void loadBalanceTests(Harness &h, std::mt19937 &rng);  // load_balance_tests.cpp
 void bfsTests(Harness &h, std::mt19937 &rng);          // bfs_tests.cu
+void neighborsTests(Harness &h, std::mt19937 &rng);    // neighbors_tests.cu
 // The vertices of the bfs group's generated graph at the current SIZE.
 int bfsGraphVertices();                                // bfs_tests.cu
 // SpMV on `fileMatrix` (already read from `matrixPath` and validated by main), or, when it is

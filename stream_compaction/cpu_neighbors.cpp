@@ -82,5 +82,33 @@ std::vector<int> groupedNearest(const std::vector<GroupedPoint> &points, int k, 
     return out;
 }
 
+long long firstNeighborMismatch(const std::vector<GroupedPoint> &points, int k, const std::vector<int> &expected,
+                                const std::vector<int> &got, double relative) {
+    const std::size_t size = points.size() * static_cast<std::size_t>(k);
+    if (k < 1 || expected.size() != size || got.size() != size)
+        throw std::invalid_argument("CPU::firstNeighborMismatch: " + std::to_string(points.size()) + " points, k = " +
+                                    std::to_string(k) + ", " + std::to_string(expected.size()) + " and " +
+                                    std::to_string(got.size()) + " neighbours");
+    const auto distance = [&](std::size_t i, int j) {
+        const double dx = static_cast<double>(points[j].x) - points[i].x, dy = static_cast<double>(points[j].y) - points[i].y;
+        return dx * dx + dy * dy;
+    };
+    const int n = static_cast<int>(points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        for (int j = 0; j < k; ++j) {
+            const int g = got[i * k + j], e = expected[i * k + j];
+            if ((g < 0) != (e < 0)) return static_cast<long long>(i);
+            if (e < 0) continue;
+            bool repeated = false;
+            for (int earlier = 0; earlier < j; ++earlier) repeated = repeated || got[i * k + earlier] == g;
+            if (g >= n || g == static_cast<int>(i) || repeated || points[g].group != points[i].group)
+                return static_cast<long long>(i);
+            const double dg = distance(i, g), de = distance(i, e);
+            if (std::fabs(dg - de) > relative * de + 1e-6) return static_cast<long long>(i);
+        }
+    }
+    return -1;
+}
+
 }  // namespace CPU
 }  // namespace StreamCompaction

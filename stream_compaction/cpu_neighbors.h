@@ -26,5 +26,13 @@ std::vector<GroupedPoint> generateTowns(int points, int groups, std::uint64_t se
 // negative group id.
 std::vector<int> groupedNearest(const std::vector<GroupedPoint> &points, int k, int threads = 0);
 
+// The first point whose neighbours in `got` (k per point, as groupedNearest's) are not those of
+// `expected` up to near-ties: -1 in the same places, and elsewhere other points of the same
+// group, each once, whose j-th distance (in double) is expected's j-th within `relative` (a GPU's
+// float distances may order near-ties otherwise). -1 when every point agrees. Throws
+// std::invalid_argument for arrays not of points.size() * k entries.
+long long firstNeighborMismatch(const std::vector<GroupedPoint> &points, int k, const std::vector<int> &expected,
+                                const std::vector<int> &got, double relative = 1e-5);
+
 }  // namespace CPU
 }  // namespace StreamCompaction

@@ -1,5 +1,5 @@
 // The CPU grouped-nearest-neighbours reference (cpu_neighbors.h) on hand-made groups and against a
-// one-thread brute force on generated towns.
+// one-thread brute force on generated towns; the comparison of a GPU result with it.
 #include <stream_compaction/cpu_neighbors.h>
 
 #include <gtest/gtest.h>
@@ -56,3 +56,26 @@ TEST(CpuNeighbors, FewerTownsThanStatesAndBadArguments) {
 }
 
 }  // namespace
+
+// The comparison the GPU tests and the harness use: near-ties may swap, nothing else may differ.
+TEST(CpuNeighbors, MismatchesBeyondNearTiesAreFound) {
+    const std::vector<CPU::GroupedPoint> points = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {5, 5, 1}, {9, 9, 0}};
+    const std::vector<int> expected = CPU::groupedNearest(points, 2);  // point 0: 1 and 2 at the same distance
+    EXPECT_EQ(CPU::firstNeighborMismatch(points, 2, expected, expected), -1);
+    std::vector<int> swapped = expected;
+    std::swap(swapped[0], swapped[1]);
+    EXPECT_EQ(CPU::firstNeighborMismatch(points, 2, expected, swapped), -1);
+    std::vector<int> farther = expected;
+    farther[2 * 1 + 1] = 4;  // point 1's second nearest: point 4 is farther than the true one
+    EXPECT_EQ(CPU::firstNeighborMismatch(points, 2, expected, farther), 1);
+    std::vector<int> other_group = expected;
+    other_group[2 * 2] = 3;
+    EXPECT_EQ(CPU::firstNeighborMismatch(points, 2, expected, other_group), 2);
+    std::vector<int> repeated = expected;
+    repeated[1] = repeated[0];
+    EXPECT_EQ(CPU::firstNeighborMismatch(points, 2, expected, repeated), 0);
+    std::vector<int> missing = expected;
+    missing[2 * 3] = 0;  // point 3 is alone: -1 expected
+    EXPECT_EQ(CPU::firstNeighborMismatch(points, 2, expected, missing), 3);
+    EXPECT_THROW(CPU::firstNeighborMismatch(points, 2, expected, std::vector<int>(3)), std::invalid_argument);
+}
