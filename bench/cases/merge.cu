@@ -174,7 +174,7 @@ void run_merges(const Options &options, const Sink &sink, const Size &size, cuda
                         d_temp->get(), bytes, d_a + at, d_av + at, static_cast<std::int64_t>(na), d_b + at, d_bv + at,
                         static_cast<std::int64_t>(nb), d_keys + at, d_values + at, ::cuda::std::less<>{}, stream));
                 }},
-               {"ours", false, SC::kMergeThreads,
+               {"ours", false, SC::kMergePairsThreads,
                 [=](std::size_t at) {
                     SC::merge_pairs(d_a + at, d_av + at, na, d_b + at, d_bv + at, nb, d_keys + at, d_values + at,
                                     SC::Less{}, stream);

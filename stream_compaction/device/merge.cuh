@@ -34,8 +34,9 @@
 // 64-bit sizes; an empty input gives an empty or a zero-bound result.
 //
 // No temporary storage: every call is one launch, so it may be captured in a CUDA graph and
-// replayed, and run on several streams at once. Tiles: kMergeThreads threads, each taking
-// merge_items_per_thread<K>() steps of the merge path (tuning/policies.h).
+// replayed, and run on several streams at once. Tiles: merge_threads<Pairs>() threads, each taking
+// merge_items_per_thread<K, Pairs>() steps of the merge path (tuning/policies.h: a policy for keys
+// alone and sorted search, one for pairs).
 // Errors: std::invalid_argument for null pointers with items to process and indices too narrow
 // (nothing enqueued), cuda_error from CUDA.
 #include <stream_compaction/detail/merge/dispatch.cuh>

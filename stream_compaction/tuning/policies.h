@@ -75,14 +75,24 @@ constexpr int kBfsThinThreads = 1024;
 constexpr int kBfsThinFrontier = 4 * kBfsThinThreads;
 constexpr int kBfsThinEdges = 64 * kBfsThinThreads;
 // Merge and sorted search (device/merge.cuh): threads per block, and merge-path steps per thread
-// for 4-byte keys (CUB's DeviceMerge takes 15 on sm_60+); wider keys take proportionally fewer,
-// odd so that the threads' runs in shared memory start on different banks. Not yet tuned on a GPU.
+// for 4-byte keys; wider keys take proportionally fewer, odd so that the threads' runs in shared
+// memory start on different banks. Keys alone (and sorted search) and pairs have a policy each:
+// an H100 sweep (2026-11-24; threads x steps in 128..512 x 7..15, ratio to cub::DeviceMerge at
+// 2^24 / 2^28) found 256 x 15 best for keys (0.92x / 0.65x; 512 x 11: 0.82x / 0.59x) and 512 x 11
+// for pairs (0.92x / 0.84x, against 0.80x / 0.72x with 256 x 15).
 constexpr int kMergeThreads = 256;
 constexpr int kMergeItemsPerThread4B = 15;
-template <class K>
+constexpr int kMergePairsThreads = 512;
+constexpr int kMergePairsItemsPerThread4B = 11;
+template <bool Pairs>
+constexpr int merge_threads() {
+    return Pairs ? kMergePairsThreads : kMergeThreads;
+}
+template <class K, bool Pairs = false>
 constexpr int merge_items_per_thread() {
-    constexpr int scaled = static_cast<int>(kMergeItemsPerThread4B * 4 / sizeof(K));
-    constexpr int clamped = scaled < 1 ? 1 : scaled > kMergeItemsPerThread4B ? kMergeItemsPerThread4B : scaled;
+    constexpr int base = Pairs ? kMergePairsItemsPerThread4B : kMergeItemsPerThread4B;
+    constexpr int scaled = static_cast<int>(base * 4 / sizeof(K));
+    constexpr int clamped = scaled < 1 ? 1 : scaled > base ? base : scaled;
     return clamped % 2 == 0 ? clamped - 1 : clamped;
 }
 // Binary search of unsorted needles (lower_bound, upper_bound): one thread per needle.

@@ -33,9 +33,9 @@ inline void require_input(const char *name, std::size_t n, const void *d, const 
         throw std::invalid_argument(std::string(name) + ": null " + what + " with " + std::to_string(n) + " items");
 }
 
-template <class K>
+template <class K, bool Pairs = false>
 constexpr int merge_tile_items() {
-    return kMergeThreads * merge_items_per_thread<K>();
+    return merge_threads<Pairs>() * merge_items_per_thread<K, Pairs>();
 }
 
 template <class K, class V, bool HasValues, class Less>
@@ -43,10 +43,11 @@ void launch_merge(const char *name, const K *a_keys, const V *a_values, std::siz
                   const V *b_values, std::size_t nb, K *out_keys, V *out_values, Less less, cudaStream_t stream) {
     static_assert(alignof(K) <= 16 && alignof(V) <= 16, "keys and values aligned to at most 16 bytes");
     if (na + nb == 0) return;
-    constexpr int kItems = merge_items_per_thread<K>();
-    constexpr int kTileItems = merge_tile_items<K>();
+    constexpr int kThreads = merge_threads<HasValues>();
+    constexpr int kItems = merge_items_per_thread<K, HasValues>();
+    constexpr int kTileItems = merge_tile_items<K, HasValues>();
     const std::size_t staging = HasValues ? staging_bytes<K, int>(kTileItems) : sizeof(K) * kTileItems;
-    launch(merge_kernel<kItems, HasValues, K, V, Less>, name, blocks_for(na + nb, kTileItems), kMergeThreads,
+    launch(merge_kernel<kThreads, kItems, HasValues, K, V, Less>, name, blocks_for(na + nb, kTileItems), kThreads,
            staging, stream, a_keys, a_values, static_cast<long long>(na), b_keys, b_values,
            static_cast<long long>(nb), out_keys, out_values, less);
 }

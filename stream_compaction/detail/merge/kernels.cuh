@@ -1,6 +1,6 @@
 #pragma once
 // The merge family's kernels. Merge and sorted search share one tile: block b takes diagonals
-// [b * T, (b + 1) * T) of the merge path of its two inputs (T = kMergeThreads * items per thread),
+// [b * T, (b + 1) * T) of the merge path of its two inputs (T = threads * items per thread),
 // finds where they cross the path with two warp-wide searches in global memory, stages the ranges
 // of a and b between them in shared memory (coalesced loads), and each thread merges `Items`
 // consecutive steps serially from its own crossing, searched in shared memory. Every tile has the
@@ -107,18 +107,18 @@ __device__ __forceinline__ void thread_merge(const K *staged, int a_count, int c
 // values beside them into out_values: each tile's merged keys go back to shared memory in output
 // order with where each came from, then out in coalesced rows, each value gathered from a or b by
 // that record (runs of consecutive addresses, so the gathers coalesce too).
-template <int Items, bool HasValues, class K, class V, class Less>
-__global__ void __launch_bounds__(kMergeThreads)
+template <int Threads, int Items, bool HasValues, class K, class V, class Less>
+__global__ void __launch_bounds__(Threads)
     merge_kernel(const K *a_keys, const V *a_values, long long na, const K *b_keys, const V *b_values, long long nb,
                  K *out_keys, V *out_values, Less less) {
-    constexpr int kTileItems = kMergeThreads * Items;
+    constexpr int kTileItems = Threads * Items;
     __shared__ long long corners[2];
     extern __shared__ __align__(16) unsigned char merge_staging[];
     K *staged = reinterpret_cast<K *>(merge_staging);
     int *sources = reinterpret_cast<int *>(merge_staging + staging_second_offset<K, int>(kTileItems));
 
     const MergeTile tile = find_tile<Bound::Lower, kTileItems>(a_keys, na, b_keys, nb, less, corners);
-    stage_tile<kMergeThreads, Items>(tile, a_keys, b_keys, staged);
+    stage_tile<Threads, Items>(tile, a_keys, b_keys, staged);
     __syncthreads();
     K merged[Items];
     int source[Items];  // position in the staged tile
@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(kMergeThreads)
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
-        const int i = static_cast<int>(threadIdx.x) + k * kMergeThreads;
+        const int i = static_cast<int>(threadIdx.x) + k * Threads;
         if (i < tile.count) {
             out_keys[tile.start + i] = staged[i];
             if constexpr (HasValues) {
