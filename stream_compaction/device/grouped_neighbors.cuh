@@ -32,6 +32,7 @@
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/detail/neighbors/functors.cuh>
+#include <stream_compaction/detail/segmented_sort/kernels.cuh>
 #include <stream_compaction/device/load_balance.cuh>
 #include <stream_compaction/device/radix_sort.cuh>
 #include <stream_compaction/device/scan.cuh>
@@ -57,14 +58,6 @@ inline TempLayout<9> grouped_nearest_layout(std::size_t n, std::size_t groups, i
     return temp_layout(n * sizeof(int), n * sizeof(int), n * sizeof(int), n * sizeof(float2), groups * sizeof(int),
                        groups * sizeof(int), (n + 1) * sizeof(long long),
                        n * static_cast<std::size_t>(k) * sizeof(unsigned long long), sort_or_scan);
-}
-
-// point_index[i] = i: the values the sort by group carries.
-template <class Unused = void>
-__global__ void iota_points(int *point_index, long long n) {
-    for (long long i = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<long long>(gridDim.x) * blockDim.x)
-        point_index[i] = static_cast<int>(i);
 }
 
 }  // namespace detail
@@ -99,7 +92,8 @@ inline void grouped_nearest(const float *d_x, const float *d_y, const int *d_gro
 
     constexpr int kThreads = 256;
     const unsigned grid = std::min(blocks_for(n, kThreads), 4096u);
-    detail::launch(detail::iota_points<>, "iota_points", grid, kThreads, 0, stream, point_index, static_cast<long long>(n));
+    detail::launch(detail::fill_positions<int>, "fill_positions", grid, kThreads, 0, stream, point_index,
+                   static_cast<std::size_t>(n));  // the values the sort by group carries
     radix_sort_pairs(d_group, sorted_groups, point_index, members, n, work, work_bytes, stream);
     detail::launch(detail::gather_member_places<>, "gather_member_places", grid, kThreads, 0, stream, members, d_x, d_y,
                    static_cast<long long>(n), member_places);
