@@ -1,4 +1,5 @@
 #include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/policies.h>
 
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,16 @@ void set_block_size(int threads) {
     sizes.radix = threads < 512 ? threads : 512;  // the radix sort's tile lives in registers: 512 at most
     sizes.segmented = threads;
     sizes.reduce = threads;
+}
+
+std::string single_pass_policy_summary(int threads) {
+    const auto blocks = [](TilePolicy p) { return std::to_string(p.min_blocks_per_sm); };
+    if (threads != kTunedTileThreads)
+        return "compiled for any block size (at most " + std::to_string(kAnyBlockSize.threads) +
+               " threads, 64 registers); tuned policies are for " + std::to_string(kTunedTileThreads) + " threads";
+    return "tuned for " + std::to_string(threads) + " threads, blocks an SM: scan " + blocks(scan_policy<int>()) +
+           " (4-byte) / " + blocks(scan_policy<double>()) + " (8-byte), select and partition " + blocks(kSelectPolicy) +
+           ", reduce_by_key " + blocks(by_key_policy(true)) + ", run_length_encode " + blocks(by_key_policy(false));
 }
 
 }  // namespace StreamCompaction

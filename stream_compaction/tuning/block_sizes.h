@@ -9,6 +9,7 @@
 // see the same block size (the single-pass and merge-path queries are sized for the smallest, so
 // they are safe anyway; radix_sort_temp_bytes is not): set block sizes before starting work.
 #include <atomic>
+#include <string>
 
 namespace StreamCompaction {
 
@@ -48,5 +49,9 @@ void set_block_size(int threads);
 
 // Returns `threads` if it is a valid block size, else throws std::invalid_argument.
 int checked_block_size(int threads);
+
+// One line on which compiled tile policy (tuning/policies.h) the single-pass kernels run at
+// `threads` threads a block: the tuned ones, or the kernels compiled for any block size.
+std::string single_pass_policy_summary(int threads);
 
 }  // namespace StreamCompaction

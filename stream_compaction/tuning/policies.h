@@ -13,6 +13,32 @@ constexpr int kSharedItemsPerThread = 16;
 // Single-pass scan, select and partition: 16-byte vectors per thread per tile (4 ints, 2 doubles).
 constexpr int kSinglePassVectorsPerThread = 4;
 
+// A tile kernel compiled for one block size: its launch bounds promise at most `threads` threads a
+// block and ask for `min_blocks_per_sm` resident blocks an SM, so the compiler budgets registers
+// for that occupancy (65536 / (threads * blocks), in steps of 8). The block size set at run time
+// (block_sizes().single_pass) runs the tuned kernel when it equals `threads`, and otherwise the
+// kernel compiled for any block size (kAnyBlockSize: at most 64 registers).
+struct TilePolicy {
+    int threads;
+    int min_blocks_per_sm;
+};
+constexpr TilePolicy kAnyBlockSize{1024, 1};
+// The block size every tuned tile policy is compiled for (the default of block_sizes().single_pass).
+constexpr int kTunedTileThreads = 256;
+// select_if, select_flagged, partition, stable_partition, unique: 5 blocks of 256 threads an SM (48
+// registers; the generic kernel needs 56-63, which leaves 4). H100, 2026-11-25, 2^28 ints kept at
+// 5 / 50 / 95%: 0.697 / 0.859 / 1.016 ms with 4 blocks, 0.641 / 0.798 / 0.957 with 5, 0.649 /
+// 0.807 / 0.964 with 6 (40 registers and 8-24 bytes of spills).
+constexpr TilePolicy kSelectPolicy{kTunedTileThreads, 5};
+// The single-pass scan: 4-byte items need 38 registers, 6 blocks an SM, unasked (8 blocks, 32
+// registers, were 2.5% slower on an H200); 8-byte items hold twice the bytes a tile in the same
+// registers, and 8 blocks an SM (32 registers) keep more of them in flight (H100, 2026-11-25,
+// int64 and double scans of 2^28: 1.956 / 1.954 ms with the generic kernel, 1.806 / 1.806).
+template <class T>
+constexpr TilePolicy scan_policy() {
+    return {kTunedTileThreads, sizeof(T) >= 8 ? 8 : 6};
+}
+
 // Rows per tile of the transform scan and the segmented scan: twice the plain scan's, because their
 // items come from several arrays loaded element by element, and more items per thread keep more
 // loads in flight (8 rows: 1.1x CUB on the segmented scan, where 4 gave 0.92x).
@@ -24,6 +50,13 @@ constexpr int kTransformScanRows = 2 * kSinglePassVectorsPerThread;
 // (16 spilled 120 bytes); wider keys or values take 8. Not yet tuned on a GPU.
 constexpr int kByKeyItemsPerThread = 12;
 constexpr int kByKeyWideItemsPerThread = 8;
+// Their tile policy: run_length_encode, whose values are all one and read from nowhere, fits 5
+// blocks of 256 threads an SM (48 registers; H100, 2026-11-25, 2^28 keys in runs of mean 4 / 64:
+// 1.374 / 1.180 ms with 4 blocks, 1.281 / 1.063 with 5). With a value array the kernel needs the
+// 64 registers of 4 blocks: 48 spill about 100 bytes and were 18% slower.
+constexpr TilePolicy by_key_policy(bool reads_values) {
+    return {kTunedTileThreads, reads_values ? 4 : 5};
+}
 
 // histogram_even: threads per block (a compile-time constant: its grid is sized to fill the GPU,
 // not to the input), and 16-byte vectors of samples each thread has in flight per step.

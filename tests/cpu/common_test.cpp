@@ -4,7 +4,9 @@
 #include <stream_compaction/common.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/policies.h>
 
+#include <string>
 #include <type_traits>
 
 namespace SC = StreamCompaction;
@@ -68,4 +70,18 @@ TEST(BlockSizes, ValidatedAndSettable) {
     EXPECT_EQ(SC::block_sizes().naive, 256);
     EXPECT_EQ(SC::block_sizes().efficient, 256);
     SC::block_sizes() = saved;
+}
+
+// The harness prints which compiled tile policy the single-pass kernels run at the block size set.
+TEST(BlockSizes, SinglePassPolicySummaryNamesTheKernelsThatRun) {
+    static_assert(SC::kSelectPolicy.threads == SC::kTunedTileThreads, "one tuned block size for every tile kernel");
+    static_assert(SC::scan_policy<int>().threads == SC::kTunedTileThreads, "one tuned block size for every tile kernel");
+    static_assert(SC::by_key_policy(true).threads == SC::kTunedTileThreads, "one tuned block size for every tile kernel");
+    EXPECT_EQ(SC::BlockSizes{}.single_pass, SC::kTunedTileThreads);  // the default runs the tuned kernels
+    const std::string tuned = SC::single_pass_policy_summary(SC::kTunedTileThreads);
+    EXPECT_NE(tuned.find("tuned for 256 threads"), std::string::npos) << tuned;
+    EXPECT_NE(tuned.find("select and partition 5"), std::string::npos) << tuned;
+    EXPECT_NE(tuned.find("(8-byte)"), std::string::npos) << tuned;
+    const std::string generic = SC::single_pass_policy_summary(128);
+    EXPECT_NE(generic.find("compiled for any block size"), std::string::npos) << generic;
 }

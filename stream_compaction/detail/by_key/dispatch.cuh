@@ -75,8 +75,13 @@ void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_o
         /*state=*/reinterpret_cast<CallState *>(pieces[0]),
         /*call_tag=*/next_call_tag(),
         /*keys_vectorized=*/aligned_to(d_keys, vector_alignment<K, VEC>())};
-    launch(reduce_by_key_kernel<K, Values, ValueOut, Op, Equal>, name, blocks_for(params.tiles, 1), threads, 0, stream,
-           params);
+    constexpr TilePolicy tuned = by_key_policy(Values::reads_values);
+    const auto kernel =
+        threads == tuned.threads
+            ? reduce_by_key_kernel<K, Values, ValueOut, Op, Equal, tuned.threads, tuned.min_blocks_per_sm>
+            : reduce_by_key_kernel<K, Values, ValueOut, Op, Equal, kAnyBlockSize.threads,
+                                   kAnyBlockSize.min_blocks_per_sm>;
+    launch(kernel, name, blocks_for(params.tiles, 1), threads, 0, stream, params);
 }
 
 // The values of a reduce_by_key call, vector-loaded where they are aligned for it.

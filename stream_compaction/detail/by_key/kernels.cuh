@@ -16,6 +16,7 @@ namespace detail {
 template <class V>
 struct ValueArray {
     using value_type = V;
+    static constexpr bool reads_values = true;
     const V *values;
     bool vectorized;  // `values` is aligned for the tile's vector loads
     template <int R, int VEC>
@@ -27,6 +28,7 @@ struct ValueArray {
 // run_length_encode: every item counts one, and nothing is read.
 struct CountOnes {
     using value_type = unsigned;
+    static constexpr bool reads_values = false;
     template <int R, int VEC>
     __device__ void load_tile_values(std::size_t, std::size_t, unsigned (&items)[R][VEC]) const {
 #pragma unroll
@@ -113,8 +115,9 @@ __device__ __forceinline__ void find_run_edges(const K *keys, std::size_t n, std
 // with another operator or other values). The inclusive scan of RunPair{starts here, value} gives
 // item i its run's number (heads - 1) and its run's values combined up to i: a run's first item
 // writes its key, its last item its value. The item n - 1 writes the count of runs.
-template <class K, class Values, class ValueOut, class Op, class Equal>
-__global__ void __launch_bounds__(1024) reduce_by_key_kernel(ByKeyParams<K, Values, ValueOut, Op, Equal> p) {
+// Compiled for a block size of at most Threads and MinBlocks blocks an SM (tuning/policies.h).
+template <class K, class Values, class ValueOut, class Op, class Equal, int Threads, int MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks) reduce_by_key_kernel(ByKeyParams<K, Values, ValueOut, Op, Equal> p) {
     using V = typename Values::value_type;
     using Pair = RunPair<V>;
     constexpr int VEC = by_key_vector_items<K>();
@@ -155,7 +158,9 @@ __global__ void __launch_bounds__(1024) reduce_by_key_kernel(ByKeyParams<K, Valu
         },
         smem);
 
-    const std::size_t row_items = static_cast<std::size_t>(blockDim.x) * VEC;
+    // Tile offsets in 32 bits: fewer registers. `last` is item n - 1's, or none in this tile.
+    const unsigned row_items = blockDim.x * VEC;
+    const unsigned last = p.n - 1 - base < tile_items ? static_cast<unsigned>(p.n - 1 - base) : ~0u;
 #pragma unroll
     for (int r = 0; r < R; ++r) {
         Partial<Pair> running = prefix[r];
@@ -167,7 +172,7 @@ __global__ void __launch_bounds__(1024) reduce_by_key_kernel(ByKeyParams<K, Valu
             const std::size_t run = static_cast<std::size_t>(running.value.heads) - 1;
             if (starts & bit) p.keys_out[run] = keys[r][k];
             if (ends & bit) p.values_out[run] = static_cast<ValueOut>(running.value.value);
-            if (base + r * row_items + threadIdx.x * VEC + k == p.n - 1) *p.run_count = running.value.heads;
+            if (r * row_items + threadIdx.x * VEC + k == last) *p.run_count = running.value.heads;
         }
     }
 }

@@ -62,8 +62,13 @@ void single_pass_scan(const char *name, const T *d_in, T *d_out, std::size_t n, 
     const std::size_t tiles = (n + tile_items_for<T>(threads) - 1) / tile_items_for<T>(threads);
     const bool vectorized = vector_items<T>() * sizeof(T) == 16 && aligned16(d_in) && aligned16(d_out);
     const SinglePassStorage storage = carve_single_pass<T>(n, d_temp);
-    launch(single_pass_scan_kernel<T, Op, Exclusive>, name, blocks_for(tiles, 1), threads, 0, stream, d_in, d_out, n,
-           op, init, storage.status, tiles, storage.state, next_call_tag(), vectorized);
+    constexpr TilePolicy tuned = scan_policy<T>();
+    const auto kernel = threads == tuned.threads
+                            ? single_pass_scan_kernel<T, Op, Exclusive, tuned.threads, tuned.min_blocks_per_sm>
+                            : single_pass_scan_kernel<T, Op, Exclusive, kAnyBlockSize.threads,
+                                                      kAnyBlockSize.min_blocks_per_sm>;
+    launch(kernel, name, blocks_for(tiles, 1), threads, 0, stream, d_in, d_out, n, op, init, storage.status, tiles,
+           storage.state, next_call_tag(), vectorized);
 }
 
 template <class T, class Op, class Load, class Store>

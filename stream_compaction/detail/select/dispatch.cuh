@@ -68,10 +68,18 @@ std::optional<SelectLaunch<T, Keep>> plan_select(const char *name, const T *d_in
     return SelectLaunch<T, Keep>{threads, tile_items * sizeof(T), total_true, params};
 }
 
+// The select kernel of the plan's block size: the tuned policy's, or the one for any block size.
+template <StagedFalses Falses, class T, class Keep>
+auto select_kernel_for(int threads) {
+    return threads == kSelectPolicy.threads
+               ? select_kernel<Falses, T, Keep, kSelectPolicy.threads, kSelectPolicy.min_blocks_per_sm>
+               : select_kernel<Falses, T, Keep, kAnyBlockSize.threads, kAnyBlockSize.min_blocks_per_sm>;
+}
+
 // Launches one tile kernel of the plan, under a new call tag.
-template <class T, class Keep>
-void launch_select(void (*kernel)(SelectParams<T, Keep>), const char *name, SelectLaunch<T, Keep> plan,
-                   cudaStream_t stream) {
+template <StagedFalses Falses, class T, class Keep>
+void launch_select(const char *name, SelectLaunch<T, Keep> plan, cudaStream_t stream) {
+    const auto kernel = select_kernel_for<Falses, T, Keep>(plan.threads);
     plan.params.call_tag = next_call_tag();
     launch(kernel, name, blocks_for(plan.params.tiles, 1), plan.threads, plan.staging_bytes, stream, plan.params);
 }
@@ -81,7 +89,7 @@ template <class T, class Keep>
 void single_pass_select(const char *name, const T *d_in, T *d_out, std::size_t *d_count, std::size_t n, Keep keep,
                         void *d_temp, std::size_t temp_bytes, cudaStream_t stream) {
     const auto plan = plan_select(name, d_in, d_out, d_count, n, keep, d_temp, temp_bytes, stream);
-    if (plan) launch_select(select_kernel<T, Keep>, name, *plan, stream);
+    if (plan) launch_select<StagedFalses::Dropped>(name, *plan, stream);
 }
 
 // partition: one pass, the falses from the back.
@@ -89,7 +97,7 @@ template <class T, class Keep>
 void single_pass_partition(const char *name, const T *d_in, T *d_out, std::size_t *d_count, std::size_t n,
                            Keep keep, void *d_temp, std::size_t temp_bytes, cudaStream_t stream) {
     const auto plan = plan_select(name, d_in, d_out, d_count, n, keep, d_temp, temp_bytes, stream);
-    if (plan) launch_select(partition_kernel<T, Keep>, name, *plan, stream);
+    if (plan) launch_select<StagedFalses::Reversed>(name, *plan, stream);
 }
 
 // stable_partition: the falses' place depends on the count of all trues, so a count pass comes
@@ -101,7 +109,7 @@ void single_pass_stable_partition(const char *name, const T *d_in, T *d_out, std
     if (!plan) return;
     // The partition pass is checked before the count pass writes *d_count: a configuration it
     // cannot run is refused with nothing enqueued.
-    prepare_launch(reinterpret_cast<const void *>(stable_partition_kernel<T, Keep>), name, plan->threads,
+    prepare_launch(reinterpret_cast<const void *>(select_kernel_for<StagedFalses::InOrder, T, Keep>(plan->threads)), name, plan->threads,
                    plan->staging_bytes);
     constexpr int kCountThreads = 256;
     u64 *total_true = plan->total_true;
@@ -109,7 +117,7 @@ void single_pass_stable_partition(const char *name, const T *d_in, T *d_out, std
     launch(count_kept_kernel<T, Keep>, name, std::min(blocks_for(n, kCountThreads), 4096u), kCountThreads, 0, stream,
            d_in, n, keep, total_true);
     SC_CUDA_CHECK(cudaMemcpyAsync(d_count, total_true, sizeof(u64), cudaMemcpyDeviceToDevice, stream));
-    launch_select(stable_partition_kernel<T, Keep>, name, *plan, stream);
+    launch_select<StagedFalses::InOrder>(name, *plan, stream);
 }
 
 }  // namespace detail

@@ -1,15 +1,15 @@
 #pragma once
-// The single-pass select and partition kernels: keep flags and their count scanned by look-back,
-// the tile gathered in shared memory and written in coalesced runs. One tile-level step
-// (select_tile) serves three kernels, which differ only in where the tile's falses go: nowhere
-// (select_kernel), after all the trues in order (stable_partition_kernel, which needs the count of
-// all trues first), or from the end of the output backwards (partition_kernel: CUB's
-// DevicePartition::If order, which needs no count beforehand).
+// The single-pass select and partition kernel: keep flags and their count scanned by look-back,
+// the tile gathered in shared memory and written in coalesced runs. Its three forms differ only in
+// where the tile's falses go: nowhere (select), after all the trues in order (stable partition,
+// which needs the count of all trues first), or from the end of the output backwards (partition:
+// CUB's DevicePartition::If order, which needs no count beforehand).
 #include <stream_compaction/detail/block/tile_scan.cuh>
 #include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace StreamCompaction {
 namespace detail {
@@ -79,61 +79,73 @@ __device__ __forceinline__ T *staged_tile() {
 
 // Takes a tile, evaluates the keep flags as it loads, scans their count by decoupled look-back and
 // stages the tile in shared memory. Ends with a barrier: the staging is complete.
+//
+// Counts inside a tile fit in 32 bits, so the block scans 32-bit counts (fewer registers, more
+// blocks per SM); only the look-back, run by warp 0 inside the block scan, works in 64 bits, and
+// hands the trues before the tile to the block through shared memory.
 template <StagedFalses Falses, class T, class Keep>
 __device__ __forceinline__ SelectedTile select_tile(const SelectParams<T, Keep> &p) {
     constexpr int VEC = vector_items<T>();
     constexpr int R = kSinglePassVectorsPerThread;
-    auto &smem = shared_storage<TileScanStorage<u64, R>>();
-    __shared__ u64 tile_kept;
+    auto &smem = shared_storage<TileScanStorage<unsigned, R>>();
+    __shared__ u64 kept_before_tile;
+    __shared__ unsigned tile_kept;
     T *staging = staged_tile<T>();
     const auto status = TileStatus<u64>::at(p.status_storage, p.tiles);
 
     const TileAssignment assigned = block_take_tile(smem, p.state, p.call_tag, p.tiles);
-    const std::size_t tile_items = static_cast<std::size_t>(blockDim.x) * VEC * R;
-    const std::size_t base = assigned.tile * tile_items;
-    const std::size_t valid = p.n - base < tile_items ? p.n - base : tile_items;
+    const unsigned tile_items = blockDim.x * VEC * R;
+    const std::size_t base = static_cast<std::size_t>(assigned.tile) * tile_items;
+    const unsigned valid = p.n - base < tile_items ? static_cast<unsigned>(p.n - base) : tile_items;
 
     T items[R][VEC];
     load_tile<R, VEC>(p.in + base, items, valid, p.vectorized);
-    bool kept[R][VEC];
-    u64 totals[R];
-    const std::size_t row_items = static_cast<std::size_t>(blockDim.x) * VEC;
+    using KeptBits = std::conditional_t<(R * VEC <= 32), unsigned, u64>;
+    KeptBits kept = 0;  // bit r * VEC + k: item (r, k) is kept
+    unsigned totals[R];
+    const unsigned row_items = blockDim.x * VEC;
 #pragma unroll
     for (int r = 0; r < R; ++r) {
         totals[r] = 0;
 #pragma unroll
         for (int k = 0; k < VEC; ++k) {
-            const std::size_t local = r * row_items + threadIdx.x * VEC + k;
-            kept[r][k] = local < valid && p.keep(base + local, items[r][k]);
-            totals[r] += kept[r][k];
+            const unsigned local = r * row_items + threadIdx.x * VEC + k;
+            const bool keep = local < valid && p.keep(base + local, items[r][k]);
+            kept |= KeptBits(keep) << (r * VEC + k);
+            totals[r] += keep;
         }
     }
 
-    Partial<u64> prefix[R];
+    Partial<unsigned> prefix[R];  // trues of the tile before this thread's row r
     block_row_prefixes<R>(
         totals, prefix, Sum{},
-        [&](const u64 &aggregate) {
-            if (threadIdx.x == 0) tile_kept = aggregate;
-            return chained_tile_prefix<u64>(status, assigned.tile, assigned.epoch, aggregate, Partial<u64>{0, true},
-                                            Sum{});
+        [&](const unsigned &aggregate) {
+            const Partial<u64> before = chained_tile_prefix<u64>(status, assigned.tile, assigned.epoch, aggregate,
+                                                                 Partial<u64>{0, true}, Sum{});
+            if (threadIdx.x == 0) {
+                kept_before_tile = before.value;
+                tile_kept = aggregate;
+            }
+            return Partial<unsigned>{0, true};
         },
         smem);
-    const u64 kept_before = smem.tile_prefix;
-    const u64 kept_here = tile_kept;
+    const u64 kept_before = kept_before_tile;
+    const unsigned kept_here = tile_kept;
 
     // A kept item goes to its rank among the tile's trues; the j-th false of the tile (j = its
     // index in the tile less the trues before it) to kept_here + j, or to valid - 1 - j reversed.
 #pragma unroll
     for (int r = 0; r < R; ++r) {
-        u64 rank = prefix[r].value - kept_before;
+        unsigned rank = prefix[r].value;
 #pragma unroll
         for (int k = 0; k < VEC; ++k) {
-            const std::size_t local = r * row_items + threadIdx.x * VEC + k;
-            const std::size_t false_rank = local - rank;  // the tile's falses before this item
-            if (kept[r][k]) staging[rank] = items[r][k];
+            const unsigned local = r * row_items + threadIdx.x * VEC + k;
+            const unsigned false_rank = local - rank;  // the tile's falses before this item
+            const bool keep = kept >> (r * VEC + k) & 1u;
+            if (keep) staging[rank] = items[r][k];
             else if (Falses == StagedFalses::InOrder && local < valid) staging[kept_here + false_rank] = items[r][k];
             else if (Falses == StagedFalses::Reversed && local < valid) staging[valid - 1 - false_rank] = items[r][k];
-            rank += kept[r][k];
+            rank += keep;
         }
     }
     __syncthreads();
@@ -159,35 +171,26 @@ __device__ __forceinline__ void write_count_if_last(const SelectParams<T, Keep> 
     if (t.tile == p.tiles - 1 && threadIdx.x == 0) *p.count_out = t.kept_before + t.kept_here;
 }
 
-// select_if, select_flagged: the kept items in order, and their count.
-template <class T, class Keep>
-__global__ void __launch_bounds__(1024) select_kernel(SelectParams<T, Keep> p) {
-    const SelectedTile t = select_tile<StagedFalses::Dropped>(p);
+// The select and partition kernel: what becomes of the tile's falses (Falses) makes it select_if
+// and select_flagged (Dropped: the kept items in order, and their count), stable_partition
+// (InOrder: the falses in order after all the trues, whose count *total_true the count pass wrote
+// before this launch) or partition (Reversed: the falses from the back, the i-th false of the input
+// at out[n - 1 - i], and the count of trues; no tile needs the total, so no count pass). Compiled
+// for a block size of at most Threads and MinBlocks blocks an SM (tuning/policies.h).
+template <StagedFalses Falses, class T, class Keep, int Threads, int MinBlocks>
+__global__ void __launch_bounds__(Threads, MinBlocks) select_kernel(SelectParams<T, Keep> p) {
+    const SelectedTile t = select_tile<Falses>(p);
     write_trues(p.out, t);
-    write_count_if_last(p, t);
-}
-
-// stable_partition: the trues in order, then the falses in order after all the trues, whose count
-// (*total_true) the count pass wrote before this launch.
-template <class T, class Keep>
-__global__ void __launch_bounds__(1024) stable_partition_kernel(SelectParams<T, Keep> p) {
-    const SelectedTile t = select_tile<StagedFalses::InOrder>(p);
-    write_trues(p.out, t);
-    // Falses before this tile: base - kept_before; staged from kept_here on.
-    write_staged(p.out + *p.total_true + (t.base - t.kept_before) - t.kept_here, t.kept_here, t.valid);
-}
-
-// partition: the trues in order from the front, the falses from the back (the i-th false of the
-// input at out[n - 1 - i]), and the count of trues. No tile needs the total, so no count pass.
-template <class T, class Keep>
-__global__ void __launch_bounds__(1024) partition_kernel(SelectParams<T, Keep> p) {
-    const SelectedTile t = select_tile<StagedFalses::Reversed>(p);
-    write_trues(p.out, t);
-    // The tile's falses f = base - kept_before (those before it) ... f + valid - kept_here - 1 go
-    // to out[n - 1 - f] down to out[n - f - (valid - kept_here)]; staged reversed at
-    // [kept_here, valid), staging[j] goes to out[n - f - valid + j].
-    write_staged(p.out + (p.n - t.base - t.valid) + t.kept_before, t.kept_here, t.valid);
-    write_count_if_last(p, t);
+    if constexpr (Falses == StagedFalses::InOrder) {
+        // Falses before this tile: base - kept_before; staged from kept_here on.
+        write_staged(p.out + *p.total_true + (t.base - t.kept_before) - t.kept_here, t.kept_here, t.valid);
+    } else if constexpr (Falses == StagedFalses::Reversed) {
+        // The tile's falses f = base - kept_before (those before it) ... f + valid - kept_here - 1
+        // go to out[n - 1 - f] down to out[n - f - (valid - kept_here)]; staged reversed at
+        // [kept_here, valid), staging[j] goes to out[n - f - valid + j].
+        write_staged(p.out + (p.n - t.base - t.valid) + t.kept_before, t.kept_here, t.valid);
+    }
+    if constexpr (Falses != StagedFalses::InOrder) write_count_if_last(p, t);
 }
 
 }  // namespace detail
