@@ -202,6 +202,35 @@ TEST(SegmentTupleOperator, KadaneStepIsTheOperatorAppliedToOneElement) {
     }
 }
 
+// The kernel folds a lane's chunk a piece at a time: a piece of small values in 32-bit sums,
+// appended to the chunk's 64-bit fold (segment_fold_append), the others stepped in 64 bits. Either
+// way the chunk's fold must be exactly the one of stepping every element, ties included.
+TEST(SegmentTupleOperator, NarrowPiecesAppendedAreTheStepwiseFold) {
+    const std::uint32_t seed = freshSeed();
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 3000; ++trial) {
+        const int range = trial % 3 == 0 ? 2 : trial % 3 == 1 ? 50 : 1 << 25;  // ties, the benchmark's, the bound
+        const std::vector<int> a = randomSmall(1 + rng() % 120, rng, -range, trial % 11 == 0 ? -1 : range);
+        SC::detail::SegmentFold stepwise = SC::detail::segment_fold_start();
+        for (std::size_t i = 0; i < a.size(); ++i) SC::detail::segment_fold_step(stepwise, a[i], unsigned(i));
+
+        SC::detail::SegmentFold pieces = SC::detail::segment_fold_start();
+        for (std::size_t begin = 0; begin < a.size();) {
+            const std::size_t length = std::min<std::size_t>(1 + rng() % 32, a.size() - begin);
+            if (rng() % 4 != 0) {  // narrow
+                SC::detail::KadaneFold<int> narrow = SC::detail::segment_fold_start<int>();
+                for (std::size_t i = 0; i < length; ++i) SC::detail::segment_fold_step(narrow, a[begin + i], unsigned(i));
+                SC::detail::segment_fold_append(pieces, narrow, unsigned(begin));
+            } else {
+                for (std::size_t i = 0; i < length; ++i) SC::detail::segment_fold_step(pieces, a[begin + i], unsigned(begin + i));
+            }
+            begin += length;
+        }
+        ASSERT_TRUE(sameTuple(SC::detail::segment_fold_result(pieces, 7), SC::detail::segment_fold_result(stepwise, 7)))
+            << showArray(a) << " (seed " << seed << ")";
+    }
+}
+
 TEST(CpuMaxSegmentSum, RejectsBadArgumentsAndTimes) {
     EXPECT_THROW(SC::CPU::maxSegmentSum(1, nullptr), std::invalid_argument);
     EXPECT_THROW(SC::CPU::maxSegmentSum(-2, nullptr), std::invalid_argument);

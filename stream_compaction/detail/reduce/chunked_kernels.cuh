@@ -147,6 +147,13 @@ __global__ void __launch_bounds__(kOrderedMaxThreads) ordered_reduce_kernel(Item
     typename Fold::State state = fold.start();
     fetch(0);
     for (std::size_t step = 0; step < pieces_per_lane; ++step) {
+        // Whether the whole warp's step may take the fold's cheaper path: one branch for the warp.
+        bool narrow = true;
+#pragma unroll
+        for (int j = 0; j < R; ++j)
+#pragma unroll
+            for (int k = 0; k < VEC; ++k) narrow &= fold.narrow(loaded[j][k]);
+        narrow = __all_sync(kFullMask, narrow);
         __syncwarp();  // every lane has folded the previous step's piece from the staging area
 #pragma unroll
         for (int j = 0; j < R; ++j) {
@@ -164,12 +171,7 @@ __global__ void __launch_bounds__(kOrderedMaxThreads) ordered_reduce_kernel(Item
         const std::size_t valid = piece_begin >= n ? 0 : n - piece_begin < PIECE ? n - piece_begin : PIECE;
         const unsigned local = static_cast<unsigned>(step * PIECE);  // the host keeps chunks under 2^32 items
         if (valid == PIECE) {
-#pragma unroll
-            for (int v = 0; v < R; ++v) {
-                const Vec x = piece[v];
-#pragma unroll
-                for (int k = 0; k < VEC; ++k) fold.step(state, x.item[k], local + v * VEC + k);
-            }
+            fold.step_piece(state, *reinterpret_cast<const Vec(*)[R]>(piece), local, narrow);
         } else {
             for (int v = 0; v < R; ++v)
                 for (int k = 0; k < VEC; ++k)

@@ -96,25 +96,42 @@ SC_SEGMENT_HD MaxSegmentSum max_segment_of(const SegmentTuple &t) {
 // The same result as combining segment_of(x_i, i) from left to right, with less work per element
 // (Kadane's step): `current` is the best segment ending at the last element seen (ties: the
 // earliest begin), so it is both the next candidate for `best` and, at the end, the chunk's best
-// suffix. Indices are chunk-local and 32-bit; the caller keeps chunks under 2^32 elements.
-struct SegmentFold {
-    long long total, prefix, current, best;
+// suffix. Indices are chunk-local and 32-bit; the caller keeps chunks under 2^32 elements. Sums
+// are 64-bit for a chunk (SegmentFold); a short stretch whose values are known to be small may be
+// folded in 32-bit sums (KadaneFold<int>: half the instructions) and appended to its chunk's fold.
+template <class Sum>
+struct KadaneFold {
+    Sum total, prefix, current, best;
     unsigned prefix_end, current_begin, best_begin, best_end;
 };
+using SegmentFold = KadaneFold<long long>;
+
+// Below every sum a fold of Sum meets: the sentinel of "no prefix, no segment yet".
+template <class Sum>
+SC_SEGMENT_HD Sum lowest_sum() {
+    return sizeof(Sum) == sizeof(long long) ? static_cast<Sum>(LLONG_MIN) : static_cast<Sum>(INT_MIN);
+}
 
 // Before any element: the first one starts `current` (current < 0) and beats every sentinel.
-SC_SEGMENT_HD SegmentFold segment_fold_start() { return {0, LLONG_MIN, -1, LLONG_MIN, 0, 0, 0, 0}; }
+template <class Sum = long long>
+SC_SEGMENT_HD KadaneFold<Sum> segment_fold_start() {
+    return {0, lowest_sum<Sum>(), Sum(-1), lowest_sum<Sum>(), 0, 0, 0, 0};
+}
 
-SC_SEGMENT_HD bool segment_fold_empty(const SegmentFold &f) { return f.prefix == LLONG_MIN; }
+template <class Sum>
+SC_SEGMENT_HD bool segment_fold_empty(const KadaneFold<Sum> &f) {
+    return f.prefix == lowest_sum<Sum>();
+}
 
 // Element x at chunk-local index i (indices increase by one from 0).
-SC_SEGMENT_HD void segment_fold_step(SegmentFold &f, int x, unsigned i) {
+template <class Sum>
+SC_SEGMENT_HD void segment_fold_step(KadaneFold<Sum> &f, int x, unsigned i) {
     f.total += x;
     const bool longer_prefix = f.total > f.prefix;  // a later end wins only when strictly larger
     f.prefix = longer_prefix ? f.total : f.prefix;
     f.prefix_end = longer_prefix ? i + 1 : f.prefix_end;
     const bool restart = f.current < 0;  // at 0, extending keeps the earlier begin (the tie rule)
-    f.current = restart ? static_cast<long long>(x) : f.current + x;
+    f.current = restart ? static_cast<Sum>(x) : f.current + x;
     f.current_begin = restart ? i : f.current_begin;
     // Strictly larger only: `best` came from an earlier `current`, whose begin is no later than
     // this one's (begins only move forward), and whose end is earlier.
@@ -125,9 +142,27 @@ SC_SEGMENT_HD void segment_fold_step(SegmentFold &f, int x, unsigned i) {
 }
 
 // The fold of a non-empty chunk as a tuple, its indices made global (the chunk starts at `base`).
-SC_SEGMENT_HD SegmentTuple segment_fold_result(const SegmentFold &f, SegmentIndex base) {
+template <class Sum>
+SC_SEGMENT_HD SegmentTuple segment_fold_result(const KadaneFold<Sum> &f, SegmentIndex base) {
     return {f.total,           f.prefix,          f.current,           f.best, base + f.prefix_end,
             base + f.current_begin, base + f.best_begin, base + f.best_end};
+}
+
+// Appends to a chunk's fold the fold of the stretch that follows it, whose own indices start at 0
+// at chunk-local index `offset`: the same as stepping the chunk's fold through the stretch.
+template <class Sum>
+SC_SEGMENT_HD void segment_fold_append(SegmentFold &f, const KadaneFold<Sum> &later, unsigned offset) {
+    if (segment_fold_empty(later)) return;
+    const SegmentTuple tail = segment_fold_result(later, offset);
+    const SegmentTuple all = segment_fold_empty(f) ? tail : combine_segments(segment_fold_result(f, 0), tail);
+    f = {all.total,
+         all.prefix,
+         all.suffix,
+         all.best,
+         static_cast<unsigned>(all.prefix_end),
+         static_cast<unsigned>(all.suffix_begin),
+         static_cast<unsigned>(all.best_begin),
+         static_cast<unsigned>(all.best_end)};
 }
 
 }  // namespace detail
