@@ -74,9 +74,10 @@ TEST(BlockSizes, ValidatedAndSettable) {
 
 // The harness prints which compiled tile policy the single-pass kernels run at the block size set.
 TEST(BlockSizes, SinglePassPolicySummaryNamesTheKernelsThatRun) {
-    static_assert(SC::kSelectPolicy.threads == SC::kTunedTileThreads, "one tuned block size for every tile kernel");
-    static_assert(SC::scan_policy<int>().threads == SC::kTunedTileThreads, "one tuned block size for every tile kernel");
-    static_assert(SC::by_key_policy(true).threads == SC::kTunedTileThreads, "one tuned block size for every tile kernel");
+    constexpr int tuned_threads = SC::kTunedTileThreads;
+    static_assert(SC::kSelectPolicy.threads == tuned_threads, "one tuned block size for every tile kernel");
+    static_assert(SC::scan_policy<int>().threads == tuned_threads, "one tuned block size for every tile kernel");
+    static_assert(SC::by_key_policy(true).threads == tuned_threads, "one tuned block size for every tile kernel");
     EXPECT_EQ(SC::BlockSizes{}.single_pass, SC::kTunedTileThreads);  // the default runs the tuned kernels
     const std::string tuned = SC::single_pass_policy_summary(SC::kTunedTileThreads);
     EXPECT_NE(tuned.find("tuned for 256 threads"), std::string::npos) << tuned;

@@ -219,10 +219,12 @@ TEST(SegmentTupleOperator, NarrowPiecesAppendedAreTheStepwiseFold) {
             const std::size_t length = std::min<std::size_t>(1 + rng() % 32, a.size() - begin);
             if (rng() % 4 != 0) {  // narrow
                 SC::detail::KadaneFold<int> narrow = SC::detail::segment_fold_start<int>();
-                for (std::size_t i = 0; i < length; ++i) SC::detail::segment_fold_step(narrow, a[begin + i], unsigned(i));
+                for (std::size_t i = 0; i < length; ++i)
+                    SC::detail::segment_fold_step(narrow, a[begin + i], unsigned(i));
                 SC::detail::segment_fold_append(pieces, narrow, unsigned(begin));
             } else {
-                for (std::size_t i = 0; i < length; ++i) SC::detail::segment_fold_step(pieces, a[begin + i], unsigned(begin + i));
+                for (std::size_t i = 0; i < length; ++i)
+                    SC::detail::segment_fold_step(pieces, a[begin + i], unsigned(begin + i));
             }
             begin += length;
         }

@@ -117,7 +117,8 @@ __device__ __forceinline__ void find_run_edges(const K *keys, std::size_t n, std
 // writes its key, its last item its value. The item n - 1 writes the count of runs.
 // Compiled for a block size of at most Threads and MinBlocks blocks an SM (tuning/policies.h).
 template <class K, class Values, class ValueOut, class Op, class Equal, int Threads, int MinBlocks>
-__global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks)) reduce_by_key_kernel(ByKeyParams<K, Values, ValueOut, Op, Equal> p) {
+__global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
+    reduce_by_key_kernel(ByKeyParams<K, Values, ValueOut, Op, Equal> p) {
     using V = typename Values::value_type;
     using Pair = RunPair<V>;
     constexpr int VEC = by_key_vector_items<K>();

@@ -55,9 +55,9 @@ __device__ __forceinline__ void scan_tile(std::size_t n, Op op, Partial<T> first
 
 // Compiled for a block size of at most Threads and MinBlocks blocks an SM (tuning/policies.h).
 template <class T, class Op, bool Exclusive, int Threads, int MinBlocks>
-__global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks)) single_pass_scan_kernel(const T *in, T *out, std::size_t n, Op op, T init,
-                                                                void *status_storage, std::size_t tiles,
-                                                                CallState *state, u64 call_tag, bool vectorized) {
+__global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
+    single_pass_scan_kernel(const T *in, T *out, std::size_t n, Op op, T init, void *status_storage, std::size_t tiles,
+                            CallState *state, u64 call_tag, bool vectorized) {
     constexpr int VEC = vector_items<T>();
     constexpr int R = kSinglePassVectorsPerThread;
     scan_tile<T, R, Op, Exclusive>(

@@ -109,8 +109,8 @@ void single_pass_stable_partition(const char *name, const T *d_in, T *d_out, std
     if (!plan) return;
     // The partition pass is checked before the count pass writes *d_count: a configuration it
     // cannot run is refused with nothing enqueued.
-    prepare_launch(reinterpret_cast<const void *>(select_kernel_for<StagedFalses::InOrder, T, Keep>(plan->threads)), name, plan->threads,
-                   plan->staging_bytes);
+    const auto partition_pass = select_kernel_for<StagedFalses::InOrder, T, Keep>(plan->threads);
+    prepare_launch(reinterpret_cast<const void *>(partition_pass), name, plan->threads, plan->staging_bytes);
     constexpr int kCountThreads = 256;
     u64 *total_true = plan->total_true;
     SC_CUDA_CHECK(cudaMemsetAsync(total_true, 0, sizeof(u64), stream));
