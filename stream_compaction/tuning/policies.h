@@ -25,12 +25,12 @@ struct TilePolicy {
 constexpr TilePolicy kAnyBlockSize{1024, 1};
 // The block size every tuned tile policy is compiled for (the default of block_sizes().single_pass).
 constexpr int kTunedTileThreads = 256;
-// select_if, select_flagged, partition, stable_partition, unique: 5 blocks of 256 threads an SM (48
+// select_if, select_flagged, partition, stable_partition, unique: 5 blocks of 256 threads an SM (<= 48
 // registers; the generic kernel needs 56-63, which leaves 4). H100, 2026-11-25, 2^28 ints kept at
 // 5 / 50 / 95%: 0.697 / 0.859 / 1.016 ms with 4 blocks, 0.641 / 0.798 / 0.957 with 5, 0.649 /
 // 0.807 / 0.964 with 6 (40 registers and 8-24 bytes of spills).
 constexpr TilePolicy kSelectPolicy{kTunedTileThreads, 5};
-// The single-pass scan: 4-byte items need 38 registers, 6 blocks an SM, unasked (8 blocks, 32
+// The single-pass scan: 4-byte items fit 6 blocks an SM (40 registers) as before (8 blocks, 32
 // registers, were 2.5% slower on an H200); 8-byte items hold twice the bytes a tile in the same
 // registers, and 8 blocks an SM (32 registers) keep more of them in flight (H100, 2026-11-25,
 // int64 and double scans of 2^28: 1.956 / 1.954 ms with the generic kernel, 1.806 / 1.806).
