@@ -178,7 +178,8 @@ __device__ __forceinline__ void write_count_if_last(const SelectParams<T, Keep> 
 // at out[n - 1 - i], and the count of trues; no tile needs the total, so no count pass). Compiled
 // for a block size of at most Threads and MinBlocks blocks an SM (tuning/policies.h).
 template <StagedFalses Falses, class T, class Keep, int Threads, int MinBlocks>
-__global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks)) select_kernel(SelectParams<T, Keep> p) {
+__global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
+    select_kernel(SelectParams<T, Keep> p) {
     const SelectedTile t = select_tile<Falses>(p);
     write_trues(p.out, t);
     if constexpr (Falses == StagedFalses::InOrder) {
