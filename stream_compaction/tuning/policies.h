@@ -39,6 +39,33 @@ constexpr TilePolicy scan_policy() {
     return {kTunedTileThreads, sizeof(T) >= 8 ? 8 : 6};
 }
 
+// Decoupled look-back (detail/grid/tile_status.cuh): how long the warp that looks back sleeps
+// (__nanosleep, ns) after publishing its tile's aggregate before it first reads its predecessors'
+// status words, and between reads while one of them has published nothing yet. Reading at once and
+// without pause costs the memory system more than it saves: on an H100 (2026-11-25, medians of 20,
+// sleeps swept in one build), 2^28 int32 scan 0.919 -> 0.805 ms with {2500, 650} ({1245, 150}:
+// 0.835; {5000, 1000}: 0.987); compaction at 5 / 50 / 95% kept 0.681 / 0.845 / 1.000 -> 0.604 /
+// 0.719 / 0.883 ms with {1245, 150} ({2500, 650}: 0.742 / 0.816 / 0.877); reduce_by_key, unique
+// and run-length encode 7-13% faster with {1245, 150}; the merge path's segmented reduce 5-7%
+// faster with {800, 200}, 2-4% with {1245, 150}.
+struct LookBackDelay {
+    unsigned first_ns;
+    unsigned poll_ns;
+};
+// The plain single-pass scan (any element size: int64 and double scans 1.798 -> 1.635 ms).
+constexpr LookBackDelay kScanLookBackDelay{2500, 650};
+// The other tile kernels: select, partition, the by-key family, segmented and transform scans.
+constexpr LookBackDelay kTileLookBackDelay{1245, 150};
+// The merge path's segmented reduce (segmented_reduce, SpMV).
+constexpr LookBackDelay kMergePathLookBackDelay{800, 200};
+// A launch of fewer tiles than this many waves of resident blocks looks back without sleeping: its
+// tiles run nearly all at once, and a sleep only adds latency (2^22 ints, 1.3 waves of the scan:
+// 24.8 us without sleeps, 28.0 with {2500, 650}; at 2^24, 5 waves, every sleep above helps).
+constexpr std::size_t kLookBackDelayMinWaves = 3;
+constexpr LookBackDelay look_back_delay(LookBackDelay tuned, std::size_t tiles, std::size_t resident_blocks) {
+    return tiles >= kLookBackDelayMinWaves * resident_blocks ? tuned : LookBackDelay{0, 0};
+}
+
 // Rows per tile of the transform scan and the segmented scan: twice the plain scan's, because their
 // items come from several arrays loaded element by element, and more items per thread keep more
 // loads in flight (8 rows: 1.1x CUB on the segmented scan, where 4 gave 0.92x).

@@ -86,3 +86,21 @@ TEST(BlockSizes, SinglePassPolicySummaryNamesTheKernelsThatRun) {
     const std::string generic = SC::single_pass_policy_summary(128);
     EXPECT_NE(generic.find("compiled for any block size"), std::string::npos) << generic;
 }
+
+// The look-back sleeps only in launches of several waves of resident blocks: a launch that fits
+// the GPU about at once looks back without pause.
+TEST(LookBackDelay, SleepsOnlyFromThreeWavesOfResidentBlocksOn) {
+    constexpr SC::LookBackDelay tuned{2500, 650};
+    constexpr std::size_t resident = 792;  // 6 blocks an SM, 132 SMs
+    static_assert(SC::kLookBackDelayMinWaves == 3, "the tests below assume 3 waves");
+    for (const std::size_t tiles : {std::size_t{0}, std::size_t{1}, resident, 3 * resident - 1}) {
+        const SC::LookBackDelay delay = SC::look_back_delay(tuned, tiles, resident);
+        EXPECT_EQ(delay.first_ns, 0u) << tiles << " tiles";
+        EXPECT_EQ(delay.poll_ns, 0u) << tiles << " tiles";
+    }
+    for (const std::size_t tiles : {3 * resident, std::size_t{65536}}) {
+        const SC::LookBackDelay delay = SC::look_back_delay(tuned, tiles, resident);
+        EXPECT_EQ(delay.first_ns, tuned.first_ns) << tiles << " tiles";
+        EXPECT_EQ(delay.poll_ns, tuned.poll_ns) << tiles << " tiles";
+    }
+}

@@ -211,13 +211,14 @@ __device__ __forceinline__ bool restarts_scan(const Op &, const T &) {
     return false;
 }
 
-// The look-back step of a tile, for warp 0: publish, look back, publish. `first_prefix` is what
-// comes before tile 0 (the exclusive scan's init, or nothing). A tile whose aggregate restarts the
-// scan publishes it as final at once, so later tiles never wait on this tile's look-back.
+// The look-back step of a tile, for warp 0: publish, look back (sleeping as `delay` says),
+// publish. `first_prefix` is what comes before tile 0 (the exclusive scan's init, or nothing). A
+// tile whose aggregate restarts the scan publishes it as final at once, so later tiles never wait
+// on this tile's look-back.
 template <class T, class Op, class Status>
 __device__ __forceinline__ Partial<T> chained_tile_prefix(const Status &status, unsigned tile, u64 epoch,
-                                                          const T &aggregate, const Partial<T> &first_prefix,
-                                                          Op op) {
+                                                          const T &aggregate, const Partial<T> &first_prefix, Op op,
+                                                          LookBackDelay delay) {
     const unsigned lane = threadIdx.x % kWarpThreads;
     if (tile == 0) {
         if (lane == 0)
@@ -226,7 +227,7 @@ __device__ __forceinline__ Partial<T> chained_tile_prefix(const Status &status, 
     }
     const bool final_at_once = restarts_scan(op, aggregate);
     if (lane == 0) status.publish(tile, aggregate, epoch << 1 | (final_at_once ? 1 : 0));
-    const T exclusive = look_back<T>(status, tile, epoch, op, lane);
+    const T exclusive = look_back<T>(status, tile, epoch, op, lane, delay);
     if (lane == 0 && !final_at_once) status.publish(tile, op(exclusive, aggregate), epoch << 1 | 1);
     return {exclusive, true};
 }

@@ -61,7 +61,7 @@ void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_o
     const std::size_t tile_items = by_key_tile_items<K, V>(threads);
     const auto pieces = by_key_layout<K, V>(n).carve(d_temp);
     constexpr int VEC = by_key_vector_items<K>();
-    const ByKeyParams<K, Values, ValueOut, Op, Equal> params{
+    ByKeyParams<K, Values, ValueOut, Op, Equal> params{
         d_keys,
         values,
         d_keys_out,
@@ -74,6 +74,7 @@ void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_o
         /*tiles=*/(n + tile_items - 1) / tile_items,
         /*state=*/reinterpret_cast<CallState *>(pieces[0]),
         /*call_tag=*/next_call_tag(),
+        /*look_back_delay=*/{0, 0},  // below, for the kernel that runs
         /*keys_vectorized=*/aligned_to(d_keys, vector_alignment<K, VEC>())};
     constexpr TilePolicy tuned = by_key_policy(Values::reads_values);
     const auto kernel =
@@ -81,6 +82,7 @@ void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_o
             ? reduce_by_key_kernel<K, Values, ValueOut, Op, Equal, tuned.threads, tuned.min_blocks_per_sm>
             : reduce_by_key_kernel<K, Values, ValueOut, Op, Equal, kAnyBlockSize.threads,
                                    kAnyBlockSize.min_blocks_per_sm>;
+    params.look_back_delay = look_back_delay_for(kernel, name, kTileLookBackDelay, params.tiles, threads, 0);
     launch(kernel, name, blocks_for(params.tiles, 1), threads, 0, stream, params);
 }
 

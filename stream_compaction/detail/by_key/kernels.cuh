@@ -53,6 +53,7 @@ struct ByKeyParams {
     std::size_t tiles;
     CallState *state;       // the call's ticket (call_state.cuh)
     u64 call_tag;
+    LookBackDelay look_back_delay;
     bool keys_vectorized;   // `keys` is aligned for 16-byte loads
 };
 
@@ -155,7 +156,7 @@ __global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
         totals, prefix, pair_op,
         [&](const Pair &aggregate) {
             return chained_tile_prefix<Pair>(status, assigned.tile, assigned.epoch, aggregate,
-                                             Partial<Pair>{Pair{}, false}, pair_op);
+                                             Partial<Pair>{Pair{}, false}, pair_op, p.look_back_delay);
         },
         smem);
 

@@ -7,6 +7,7 @@
 // so words left by an earlier launch (or by whatever used the memory before) read as "not yet
 // published" and the status array never needs clearing: one launch per scan.
 #include <stream_compaction/detail/warp/warp_scan.cuh>
+#include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>
 #include <cstring>
@@ -106,10 +107,21 @@ struct TileStatusFor {
 template <class T>
 using TileStatus = typename TileStatusFor<T>::type;
 
+// Sleeps the calling warp for about `ns` nanoseconds; not at all for 0.
+__device__ __forceinline__ void sleep_ns(unsigned ns) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    if (ns != 0) __nanosleep(ns);
+#else
+    (void)ns;
+#endif
+}
+
 // Run by one whole warp for tile > 0 after its aggregate is published: returns the combination of
-// all tiles before `tile`, in order. Lane i examines tile (window_end - 1 - i).
+// all tiles before `tile`, in order. Lane i examines tile (window_end - 1 - i). The warp sleeps as
+// `delay` says before its first read and between reads of a window not yet all published.
 template <class T, class Op, class Status>
-__device__ T look_back(const Status &status, std::size_t tile, u64 epoch, Op op, unsigned lane) {
+__device__ T look_back(const Status &status, std::size_t tile, u64 epoch, Op op, unsigned lane, LookBackDelay delay) {
+    sleep_ns(delay.first_ns);
     T exclusive{};
     bool have = false;
     long long window_end = static_cast<long long>(tile);
@@ -118,10 +130,12 @@ __device__ T look_back(const Status &status, std::size_t tile, u64 epoch, Op op,
         T value{};
         u64 tag = 0;
         bool ready;
-        do {
+        while (true) {
             if (predecessor >= 0) status.read(predecessor, epoch, value, tag);
             ready = predecessor < 0 || published_in(tag, epoch);
-        } while (!__all_sync(kFullMask, ready));
+            if (__all_sync(kFullMask, ready)) break;
+            sleep_ns(delay.poll_ns);
+        }
         const unsigned prefix_lanes = __ballot_sync(kFullMask, predecessor >= 0 && (tag & 1));
         // Tile 0 always publishes an inclusive prefix, so a window that reaches it stops there.
         const unsigned stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : kWarpThreads - 1;

@@ -2,6 +2,7 @@
 // The one way every kernel of the device API is launched (checks: launch.h).
 #include <stream_compaction/detail/host/launch.h>
 #include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/tuning/policies.h>
 
 #include <cuda_runtime.h>
 
@@ -20,6 +21,15 @@ void launch(void (*kernel)(Params...), const LaunchSite &site, unsigned blocks, 
     kernel<<<blocks, threads, dynamic_shared_bytes, stream>>>(std::forward<Args>(args)...);
     const cudaError_t status = cudaGetLastError();
     if (status != cudaSuccess) throw_cuda_error(status, site.name, site.file, site.line);
+}
+
+// The look-back sleeps of a launch of `tiles` tiles of `kernel` (look_back_delay, tuning/policies.h):
+// `tuned` when the tiles are several waves of the blocks resident at once, none otherwise.
+template <class... Params>
+LookBackDelay look_back_delay_for(void (*kernel)(Params...), const char *name, LookBackDelay tuned,
+                                  std::size_t tiles, int threads, std::size_t dynamic_shared_bytes) {
+    return look_back_delay(tuned, tiles,
+                           resident_grid(reinterpret_cast<const void *>(kernel), name, threads, dynamic_shared_bytes));
 }
 
 }  // namespace detail

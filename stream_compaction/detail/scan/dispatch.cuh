@@ -67,8 +67,9 @@ void single_pass_scan(const char *name, const T *d_in, T *d_out, std::size_t n, 
                             ? single_pass_scan_kernel<T, Op, Exclusive, tuned.threads, tuned.min_blocks_per_sm>
                             : single_pass_scan_kernel<T, Op, Exclusive, kAnyBlockSize.threads,
                                                       kAnyBlockSize.min_blocks_per_sm>;
+    const LookBackDelay delay = look_back_delay_for(kernel, name, kScanLookBackDelay, tiles, threads, 0);
     launch(kernel, name, blocks_for(tiles, 1), threads, 0, stream, d_in, d_out, n, op, init, storage.status, tiles,
-           storage.state, next_call_tag(), vectorized);
+           storage.state, next_call_tag(), delay, vectorized);
 }
 
 template <class T, class Op, class Load, class Store>
@@ -79,8 +80,11 @@ void transform_scan(std::size_t n, Load load, Store store, Op op, void *d_temp, 
     const int threads = checked_block_size(block_sizes().single_pass);
     const std::size_t tiles = (n + transform_tile_items_for<T>(threads) - 1) / transform_tile_items_for<T>(threads);
     const SinglePassStorage storage = carve_single_pass<T>(n, d_temp);
-    launch(transform_scan_kernel<T, Op, Load, Store>, "transform_inclusive_scan", blocks_for(tiles, 1), threads, 0,
-           stream, n, load, store, op, storage.status, tiles, storage.state, next_call_tag());
+    const auto kernel = transform_scan_kernel<T, Op, Load, Store>;
+    const char *name = "transform_inclusive_scan";
+    const LookBackDelay delay = look_back_delay_for(kernel, name, kTileLookBackDelay, tiles, threads, 0);
+    launch(kernel, name, blocks_for(tiles, 1), threads, 0, stream, n, load, store, op, storage.status, tiles,
+           storage.state, next_call_tag(), delay);
 }
 
 // Stream-ordered storage for the overloads that manage it themselves.

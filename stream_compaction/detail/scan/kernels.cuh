@@ -14,8 +14,8 @@ namespace detail {
 // exclusive scan's item 0 receives an unspecified value).
 template <class T, int R, class Op, bool Exclusive, class LoadItems, class StoreItems>
 __device__ __forceinline__ void scan_tile(std::size_t n, Op op, Partial<T> first_prefix, void *status_storage,
-                                          std::size_t tiles, CallState *state, u64 call_tag, LoadItems load_items,
-                                          StoreItems store_items) {
+                                          std::size_t tiles, CallState *state, u64 call_tag, LookBackDelay delay,
+                                          LoadItems load_items, StoreItems store_items) {
     constexpr int VEC = vector_items<T>();
     auto &smem = shared_storage<TileScanStorage<T, R>>();
     const auto status = TileStatus<T>::at(status_storage, tiles);
@@ -36,7 +36,9 @@ __device__ __forceinline__ void scan_tile(std::size_t n, Op op, Partial<T> first
     Partial<T> prefix[R];
     block_row_prefixes<R>(
         totals, prefix, op,
-        [&](const T &aggregate) { return chained_tile_prefix<T>(status, tile, epoch, aggregate, first_prefix, op); },
+        [&](const T &aggregate) {
+            return chained_tile_prefix<T>(status, tile, epoch, aggregate, first_prefix, op, delay);
+        },
         smem);
 
 #pragma unroll
@@ -57,11 +59,11 @@ __device__ __forceinline__ void scan_tile(std::size_t n, Op op, Partial<T> first
 template <class T, class Op, bool Exclusive, int Threads, int MinBlocks>
 __global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
     single_pass_scan_kernel(const T *in, T *out, std::size_t n, Op op, T init, void *status_storage, std::size_t tiles,
-                            CallState *state, u64 call_tag, bool vectorized) {
+                            CallState *state, u64 call_tag, LookBackDelay delay, bool vectorized) {
     constexpr int VEC = vector_items<T>();
     constexpr int R = kSinglePassVectorsPerThread;
     scan_tile<T, R, Op, Exclusive>(
-        n, op, Partial<T>{init, Exclusive}, status_storage, tiles, state, call_tag,
+        n, op, Partial<T>{init, Exclusive}, status_storage, tiles, state, call_tag, delay,
         [&](std::size_t base, std::size_t valid, T (&items)[R][VEC]) {
             load_tile<R, VEC>(in + base, items, valid, vectorized);
         },
@@ -75,11 +77,11 @@ __global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
 template <class T, class Op, class Load, class Store>
 __global__ void __launch_bounds__(1024) transform_scan_kernel(std::size_t n, Load load, Store store, Op op,
                                                               void *status_storage, std::size_t tiles, CallState *state,
-                                                              u64 call_tag) {
+                                                              u64 call_tag, LookBackDelay delay) {
     constexpr int VEC = vector_items<T>();
     constexpr int R = kTransformScanRows;
     scan_tile<T, R, Op, false>(
-        n, op, Partial<T>{T{}, false}, status_storage, tiles, state, call_tag,
+        n, op, Partial<T>{T{}, false}, status_storage, tiles, state, call_tag, delay,
         [&](std::size_t base, std::size_t valid, T (&items)[R][VEC]) {
             for_tile_items<R, VEC>(valid, [&](int r, int k, std::size_t i) { items[r][k] = load(base + i); });
         },

@@ -36,7 +36,8 @@ __global__ void __maxnreg__(kMergePathRegisters<V>) merge_path_reduce_kernel(con
                                                                  long long n, Corners corners, Load load,
                                                                  Store store, Op op, V identity,
                                                                  void *status_storage, std::size_t tiles,
-                                                                 CallState *state, u64 call_tag) {
+                                                                 CallState *state, u64 call_tag,
+                                                                 LookBackDelay delay) {
     constexpr int ITEMS = kMergePathItemsPerThread;
     using Pair = SegmentedPair<V>;
     auto &smem = shared_storage<TileScanStorage<Pair, 1>>();
@@ -145,7 +146,8 @@ __global__ void __maxnreg__(kMergePathRegisters<V>) merge_path_reduce_kernel(con
     block_row_prefixes<1>(
         totals, carried, pair_op,
         [&](const Pair &aggregate) {
-            return chained_tile_prefix<Pair>(status, tile, epoch, aggregate, Partial<Pair>{Pair{}, false}, pair_op);
+            return chained_tile_prefix<Pair>(status, tile, epoch, aggregate, Partial<Pair>{Pair{}, false}, pair_op,
+                                             delay);
         },
         smem);
     if (first_row >= 0 && first_row < tile_rows)

@@ -50,10 +50,14 @@ void launch_merge_path_reduce(int threads, const Offset *d_offsets, std::size_t 
                               cudaStream_t stream) {
     const std::size_t tiles = merge_path_tiles(n, segments, threads);
     const auto pieces = merge_path_layout<V>(n, segments).carve(d_temp);
-    launch(merge_path_reduce_kernel<V, Offset, Corners, Load, Store, Op>, "merge_path_reduce_kernel",
-           blocks_for(tiles, 1), threads, merge_path_staging_bytes<V>(threads), stream, d_offsets,
+    const auto kernel = merge_path_reduce_kernel<V, Offset, Corners, Load, Store, Op>;
+    const char *name = "merge_path_reduce_kernel";
+    const std::size_t staging_bytes = merge_path_staging_bytes<V>(threads);
+    const LookBackDelay delay =
+        look_back_delay_for(kernel, name, kMergePathLookBackDelay, tiles, threads, staging_bytes);
+    launch(kernel, name, blocks_for(tiles, 1), threads, staging_bytes, stream, d_offsets,
            static_cast<long long>(segments), static_cast<long long>(n), corners, load, store, op, identity, pieces[1],
-           tiles, reinterpret_cast<CallState *>(pieces[0]), next_call_tag());
+           tiles, reinterpret_cast<CallState *>(pieces[0]), next_call_tag(), delay);
 }
 
 // The reduction with corners searched by each block: offsets may change from call to call.

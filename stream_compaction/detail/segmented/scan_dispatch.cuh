@@ -49,8 +49,10 @@ void scan_with_heads(bool exclusive, const V *d_values, Heads heads, V *d_out, s
                             reinterpret_cast<std::uintptr_t>(d_out) % alignment == 0;
     const SinglePassStorage storage = carve_single_pass<Pair>(n, d_scan_temp);
     const auto kernel = exclusive ? segmented_scan_kernel<V, Heads, Op, true> : segmented_scan_kernel<V, Heads, Op, false>;
+    const LookBackDelay delay = look_back_delay_for(kernel, "segmented_scan_kernel", kTileLookBackDelay, tiles,
+                                                    threads, 0);
     launch(kernel, "segmented_scan_kernel", blocks_for(tiles, 1), threads, 0, stream, d_values, heads, d_out, n, op,
-           init, vectorized, storage.status, tiles, storage.state, next_call_tag());
+           init, vectorized, storage.status, tiles, storage.state, next_call_tag(), delay);
 }
 
 template <class V, class Flag, class Op>

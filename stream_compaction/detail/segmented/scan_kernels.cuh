@@ -56,14 +56,15 @@ struct BitHeads {
 template <class V, class Heads, class Op, bool Exclusive>
 __global__ void __launch_bounds__(1024) segmented_scan_kernel(const V *values, Heads heads, V *out, std::size_t n,
                                                               Op op, V init, bool vectorized, void *status_storage,
-                                                              std::size_t tiles, CallState *state, u64 call_tag) {
+                                                              std::size_t tiles, CallState *state, u64 call_tag,
+                                                              LookBackDelay delay) {
     using Pair = SegmentedPair<V>;
     constexpr int VEC = vector_items<Pair>();
     constexpr int R = kTransformScanRows;  // 8 rows: 1.1x CUB on an H100, where 4 gave 0.92x
     static_assert(R * VEC <= 32, "one bit per item");
     unsigned starts = 0;  // bit r * VEC + k: item (r, k) starts a segment
     scan_tile<Pair, R, SegmentedOp<Op>, Exclusive>(
-        n, SegmentedOp<Op>{op}, Partial<Pair>{Pair{}, false}, status_storage, tiles, state, call_tag,
+        n, SegmentedOp<Op>{op}, Partial<Pair>{Pair{}, false}, status_storage, tiles, state, call_tag, delay,
         [&](std::size_t base, std::size_t valid, Pair (&items)[R][VEC]) {
             V loaded[R][VEC];
             unsigned head[R][VEC];

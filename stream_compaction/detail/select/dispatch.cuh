@@ -61,7 +61,8 @@ std::optional<SelectLaunch<T, Keep>> plan_select(const char *name, const T *d_in
                                        /*status_storage=*/pieces[2],
                                        /*tiles=*/(n + tile_items - 1) / tile_items,
                                        /*state=*/reinterpret_cast<CallState *>(pieces[0]),
-                                       /*call_tag=*/0,  // launch_select's, one per launch
+                                       /*call_tag=*/0,            // launch_select's, one per launch
+                                       /*look_back_delay=*/{0, 0},  // launch_select's, for its kernel
                                        /*vectorized=*/vector_items<T>() * sizeof(T) == 16 && aligned16(d_in),
                                        total_true,
                                        /*count_out=*/d_count};
@@ -81,6 +82,8 @@ template <StagedFalses Falses, class T, class Keep>
 void launch_select(const char *name, SelectLaunch<T, Keep> plan, cudaStream_t stream) {
     const auto kernel = select_kernel_for<Falses, T, Keep>(plan.threads);
     plan.params.call_tag = next_call_tag();
+    plan.params.look_back_delay =
+        look_back_delay_for(kernel, name, kTileLookBackDelay, plan.params.tiles, plan.threads, plan.staging_bytes);
     launch(kernel, name, blocks_for(plan.params.tiles, 1), plan.threads, plan.staging_bytes, stream, plan.params);
 }
 

@@ -52,6 +52,7 @@ struct SelectParams {
     std::size_t tiles;
     CallState *state;        // the call's ticket (call_state.cuh)
     u64 call_tag;
+    LookBackDelay look_back_delay;
     bool vectorized;         // `in` is aligned for 16-byte loads
     const u64 *total_true;   // stable partition: the count of all trues (its count pass)
     std::size_t *count_out;  // select and partition: the last tile writes the count of trues here
@@ -121,7 +122,7 @@ __device__ __forceinline__ SelectedTile select_tile(const SelectParams<T, Keep> 
         totals, prefix, Sum{},
         [&](const unsigned &aggregate) {
             const Partial<u64> before = chained_tile_prefix<u64>(status, assigned.tile, assigned.epoch, aggregate,
-                                                                 Partial<u64>{0, true}, Sum{});
+                                                                 Partial<u64>{0, true}, Sum{}, p.look_back_delay);
             if (threadIdx.x == 0) {
                 kept_before_tile = before.value;
                 tile_kept = aggregate;
