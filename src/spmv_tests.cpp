@@ -17,7 +17,7 @@
 namespace SC = StreamCompaction;
 
 // y = A x by `algorithm`, compared with a double-precision CPU product: within 1e-5 (float) or
-// 1e-12 (double) of each row's sum of |a x|.
+// 1e-12 (double) of each row's sum of |a x|. Auto prints what it chose for the matrix.
 template <class V>
 static bool checkSpmv(const SC::CsrMatrix<V> &host, SC::SpmvAlgorithm algorithm, const std::vector<V> &x,
                       const std::vector<double> &expected, const std::vector<double> &magnitude) {
@@ -26,6 +26,9 @@ static bool checkSpmv(const SC::CsrMatrix<V> &host, SC::SpmvAlgorithm algorithm,
     SC::DeviceBuffer<V> d_x = SC::DeviceBuffer<V>::from_host(x.data(), x.size());
     SC::DeviceBuffer<V> d_y(host.rows);
     SC::Spmv<V> multiply(a, algorithm);
+    if (algorithm == SC::SpmvAlgorithm::Auto || algorithm == SC::SpmvAlgorithm::VectorCsr)
+        std::printf("    runs %s, %d lanes per row\n", SC::spmv_algorithm_name(multiply.chosen()),
+                    multiply.lanes_per_row());
     multiply(V(1), d_x.get(), V(0), d_y.get());  // untimed first call: loads the kernels, prepares cuSPARSE
     d_y.fill_bytes(0xFF);
     SC::Common::timeGpu(timer, [&] { multiply(V(1), d_x.get(), V(0), d_y.get()); });
@@ -58,8 +61,9 @@ static void spmvTestsOf(Harness &h, const SC::CsrMatrix<double> &matrix, std::mt
             expected[r] += product;
             magnitude[r] += std::fabs(product);
         }
-    for (const SC::SpmvAlgorithm algorithm : {SC::SpmvAlgorithm::Flat, SC::SpmvAlgorithm::MergePath,
-                                              SC::SpmvAlgorithm::CusparseCsrAlg1, SC::SpmvAlgorithm::CusparseCsrAlg2}) {
+    for (const SC::SpmvAlgorithm algorithm :
+         {SC::SpmvAlgorithm::Flat, SC::SpmvAlgorithm::MergePath, SC::SpmvAlgorithm::VectorCsr, SC::SpmvAlgorithm::Auto,
+          SC::SpmvAlgorithm::CusparseCsrAlg1, SC::SpmvAlgorithm::CusparseCsrAlg2}) {
         const std::string desc = std::string("SpMV ") + SC::spmv_algorithm_name(algorithm) + ", " +
                                  (std::is_same_v<V, float> ? "float" : "double");
         h.gpuTest("spmv", desc.c_str(), [&] { return checkSpmv(host, algorithm, x, expected, magnitude); });

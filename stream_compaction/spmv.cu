@@ -1,10 +1,13 @@
 #include <stream_compaction/spmv.h>
 
+#include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/device/segmented_scan.cuh>
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/tuning/policies.h>
 
 #include <cusparse.h>
 #include <thrust/copy.h>
@@ -13,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace StreamCompaction {
 
@@ -35,16 +39,6 @@ cusparse_error::cusparse_error(int status, const char *call, const char *file, i
     } while (0)
 
 namespace StreamCompaction {
-
-const char *spmv_algorithm_name(SpmvAlgorithm algorithm) {
-    switch (algorithm) {
-    case SpmvAlgorithm::Flat: return "flat";
-    case SpmvAlgorithm::MergePath: return "merge-path";
-    case SpmvAlgorithm::CusparseCsrAlg1: return "cusparse-alg1";
-    case SpmvAlgorithm::CusparseCsrAlg2: return "cusparse-alg2";
-    }
-    return "unknown";
-}
 
 namespace {
 
@@ -136,6 +130,129 @@ struct AxpbyStore {
     __device__ void operator()(long long row, const V &sum) const { y[row] = alpha * sum + scaled_old(y, row, beta); }
 };
 
+// ---- vector CSR ----
+
+// Four consecutive elements in one load each of columns and values (two for doubles): k is a
+// multiple of 4, and DeviceCsr's arrays come from cudaMalloc (256-byte aligned), so the addresses
+// are 16-byte aligned.
+__device__ __forceinline__ void load_four(const int *columns, long long k, int (&out)[4]) {
+    const int4 q = __ldg(reinterpret_cast<const int4 *>(columns + k));
+    out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+}
+__device__ __forceinline__ void load_four(const float *values, long long k, float (&out)[4]) {
+    const float4 q = __ldg(reinterpret_cast<const float4 *>(values + k));
+    out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
+}
+__device__ __forceinline__ void load_four(const double *values, long long k, double (&out)[4]) {
+    const double2 low = __ldg(reinterpret_cast<const double2 *>(values + k));
+    const double2 high = __ldg(reinterpret_cast<const double2 *>(values + k) + 1);
+    out[0] = low.x, out[1] = low.y, out[2] = high.x, out[3] = high.y;
+}
+
+template <class V>
+struct VectorCsrArgs {
+    const int *columns;
+    const V *values;
+    const V *x;
+};
+
+// The sum of a.values[k] * x[a.columns[k]] over this lane's k in [first, last): k = first + lane,
+// then every LANES-th. Indices in 64 bits: first + LANES may pass 2^31 - 1 with 32-bit offsets.
+template <int LANES, class V>
+__device__ __forceinline__ V lane_products(const VectorCsrArgs<V> &a, long long first, long long last, int lane) {
+    V sum = V(0);
+    for (long long k = first + lane; k < last; k += LANES)
+        sum += __ldg(a.values + k) * __ldg(a.x + __ldg(a.columns + k));
+    return sum;
+}
+
+// The same over [start, end) with 16-byte loads: the elements before the first multiple of 4 and
+// after the last one element by element, the aligned middle four at a time per lane.
+template <int LANES, class V>
+__device__ __forceinline__ V lane_products_vectorized(const VectorCsrArgs<V> &a, long long start, long long end,
+                                                      int lane) {
+    const long long middle_start = (start + 3) / 4 * 4, middle_end = end / 4 * 4;
+    V sum = lane_products<LANES>(a, start, middle_start, lane) + lane_products<LANES>(a, middle_end, end, lane);
+    for (long long k = middle_start + 4 * lane; k < middle_end; k += 4 * LANES) {
+        int columns[4];
+        V values[4];
+        load_four(a.columns, k, columns);
+        load_four(a.values, k, values);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) sum += values[i] * __ldg(a.x + columns[i]);
+    }
+    return sum;
+}
+
+// One sub-warp of LANES lanes per row (LANES a power of two up to 32, blockDim.x a multiple of 32,
+// so no sub-warp straddles warps): the lanes' sums are added by shuffles within the sub-warp, and
+// its first lane writes y[row] = alpha * sum + beta * y[row]. An empty row's sum is 0. A sub-warp
+// past the last row leaves as a whole, so the shuffles' mask is the sub-warp's lanes.
+template <int LANES, class V, class Offset>
+__global__ void __launch_bounds__(kVectorCsrThreads)
+    vector_csr_kernel(const Offset *row_offsets, VectorCsrArgs<V> a, int rows, V alpha, V beta, V *y) {
+    const long long row = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / LANES;
+    if (row >= rows) return;
+    const int lane = static_cast<int>(threadIdx.x % LANES);
+    const long long start = __ldg(row_offsets + row), end = __ldg(row_offsets + row + 1);
+    V sum = end - start >= static_cast<long long>(kVectorCsrVectorLoadsPerLane) * 4 * LANES
+                ? lane_products_vectorized<LANES>(a, start, end, lane)
+                : lane_products<LANES>(a, start, end, lane);
+    const unsigned first_lane = threadIdx.x % detail::kWarpThreads / LANES * LANES;
+    const unsigned mask = LANES == detail::kWarpThreads ? 0xFFFFFFFFu : ((1u << LANES) - 1) << first_lane;
+#pragma unroll
+    for (int offset = LANES / 2; offset > 0; offset /= 2) sum += __shfl_down_sync(mask, sum, offset, LANES);
+    if (lane == 0) y[row] = alpha * sum + scaled_old(y, row, beta);
+}
+
+template <int LANES, class V, class Offset>
+void launch_vector_csr(const DeviceCsr<V, Offset> &a, V alpha, const V *x, V beta, V *y, cudaStream_t stream) {
+    const std::size_t threads = static_cast<std::size_t>(a.rows()) * LANES;
+    detail::launch(vector_csr_kernel<LANES, V, Offset>, "vector_csr_kernel", blocks_for(threads, kVectorCsrThreads),
+                   kVectorCsrThreads, 0, stream, a.row_offsets(),
+                   VectorCsrArgs<V>{a.column_indices(), a.values(), x}, a.rows(), alpha, beta, y);
+}
+
+// The kernel compiled for `lanes` (the plan's: a power of two in [2, 32]). Needs rows > 0.
+template <class V, class Offset>
+void vector_csr_spmv(const DeviceCsr<V, Offset> &a, int lanes, V alpha, const V *x, V beta, V *y,
+                     cudaStream_t stream) {
+    switch (lanes) {
+    case 2: launch_vector_csr<2>(a, alpha, x, beta, y, stream); return;
+    case 4: launch_vector_csr<4>(a, alpha, x, beta, y, stream); return;
+    case 8: launch_vector_csr<8>(a, alpha, x, beta, y, stream); return;
+    case 16: launch_vector_csr<16>(a, alpha, x, beta, y, stream); return;
+    case 32: launch_vector_csr<32>(a, alpha, x, beta, y, stream); return;
+    default: throw std::invalid_argument("Spmv (vector CSR): lanes per row must be 2, 4, 8, 16 or 32");
+    }
+}
+
+// ---- the plan ----
+
+// The row-length statistics of a matrix in device memory, from a host copy of its row offsets.
+template <class V, class Offset>
+SpmvRowStats device_row_length_stats(const DeviceCsr<V, Offset> &matrix) {
+    std::vector<Offset> offsets(static_cast<std::size_t>(matrix.rows()) + 1);
+    SC_CUDA_CHECK(cudaMemcpy(offsets.data(), matrix.row_offsets(), offsets.size() * sizeof(Offset),
+                             cudaMemcpyDeviceToHost));
+    return row_length_stats(offsets.data(), offsets.size());
+}
+
+// Auto and VectorCsr without lanes made concrete from the matrix's statistics; any other plan as
+// it is, once its lanes are checked.
+template <class V, class Offset>
+SpmvPlan resolve_plan(const DeviceCsr<V, Offset> &matrix, SpmvPlan plan) {
+    const int lanes = plan.lanes_per_row;
+    if (lanes != 0 && (plan.algorithm != SpmvAlgorithm::VectorCsr || lanes < 2 || lanes > detail::kWarpThreads ||
+                       (lanes & (lanes - 1)) != 0))
+        throw std::invalid_argument("Spmv: lanes per row are for vector-csr only, a power of two in [2, 32]; got " +
+                                    std::to_string(lanes) + " for " + spmv_algorithm_name(plan.algorithm));
+    if (plan.algorithm == SpmvAlgorithm::Auto) return plan_spmv(device_row_length_stats(matrix));
+    if (plan.algorithm == SpmvAlgorithm::VectorCsr && lanes == 0)
+        return {SpmvAlgorithm::VectorCsr, vector_csr_lanes(device_row_length_stats(matrix).mean)};
+    return plan;
+}
+
 template <class V>
 constexpr cudaDataType cuda_type() {
     return std::is_same_v<V, float> ? CUDA_R_32F : CUDA_R_64F;
@@ -176,8 +293,16 @@ struct Spmv<V, Offset>::Cusparse {
 };
 
 template <class V, class Offset>
-Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix, SpmvAlgorithm algorithm) : matrix_(matrix), algorithm_(algorithm) {
-    switch (algorithm) {
+Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix) : Spmv(matrix, SpmvAlgorithm::Auto) {}
+
+template <class V, class Offset>
+Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix, SpmvAlgorithm algorithm)
+    : Spmv(matrix, SpmvPlan{algorithm}) {}
+
+template <class V, class Offset>
+Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix, SpmvPlan plan)
+    : matrix_(matrix), plan_(resolve_plan(matrix, plan)) {
+    switch (plan_.algorithm) {
     case SpmvAlgorithm::Flat: temp_bytes_ = flat_layout<V>(matrix.nnz()).bytes(); break;
     case SpmvAlgorithm::MergePath:
         temp_bytes_ = segmented_reduce_temp_bytes<V>(matrix.nnz(), matrix.rows());
@@ -189,6 +314,7 @@ Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix, SpmvAlgorithm algorith
         // The plan is done before the object is used, on whatever stream.
         SC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
         break;
+    case SpmvAlgorithm::VectorCsr: break;  // nothing to prepare, no temporary storage
     case SpmvAlgorithm::CusparseCsrAlg1:
     case SpmvAlgorithm::CusparseCsrAlg2: {
         cusparse_ = std::make_unique<Cusparse>();
@@ -233,20 +359,24 @@ void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_
     const DeviceCsr<V, Offset> &a = matrix_;
     if (a.rows() == 0) return;
     if (d_y == nullptr || (a.cols() > 0 && d_x == nullptr)) throw std::invalid_argument("Spmv: null vector");
-    SC_NVTX_RANGE(algorithm_ == SpmvAlgorithm::Flat        ? "spmv (flat)"
-                  : algorithm_ == SpmvAlgorithm::MergePath ? "spmv (merge path)"
-                                                           : "spmv (cuSPARSE)");
-    switch (algorithm_) {
+    const SpmvAlgorithm algorithm = plan_.algorithm;
+    SC_NVTX_RANGE(algorithm == SpmvAlgorithm::Flat        ? "spmv (flat)"
+                  : algorithm == SpmvAlgorithm::MergePath ? "spmv (merge path)"
+                  : algorithm == SpmvAlgorithm::VectorCsr ? "spmv (vector CSR)"
+                                                          : "spmv (cuSPARSE)");
+    switch (algorithm) {
     case SpmvAlgorithm::Flat:
         require_temp_storage("Spmv (flat)", d_temp, temp_bytes, temp_bytes_);
         flat_spmv(a, alpha, d_x, beta, d_y, d_temp, stream);
         return;
     case SpmvAlgorithm::MergePath:
-        detail::merge_path_reduce_planned("Spmv (merge path)", detail::MergePathPlan{plan_corners_.get(), plan_threads_},
+        detail::merge_path_reduce_planned("Spmv (merge path)",
+                                          detail::MergePathPlan{plan_corners_.get(), plan_threads_},
                                           a.row_offsets(), a.rows(), a.nnz(),
                                           ProductLoad<V>{a.values(), a.column_indices(), d_x},
                                           AxpbyStore<V>{d_y, alpha, beta}, Sum{}, V(0), d_temp, temp_bytes, stream);
         return;
+    case SpmvAlgorithm::VectorCsr: vector_csr_spmv(a, plan_.lanes_per_row, alpha, d_x, beta, d_y, stream); return;
     default: multiply_cusparse(alpha, d_x, beta, d_y, stream); return;
     }
 }
@@ -255,7 +385,7 @@ template <class V, class Offset>
 void Spmv<V, Offset>::multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) const {
     const DeviceCsr<V, Offset> &a = matrix_;
     Cusparse &c = *cusparse_;
-    const cusparseSpMVAlg_t alg = cusparse_algorithm(algorithm_);
+    const cusparseSpMVAlg_t alg = cusparse_algorithm(plan_.algorithm);
     SC_CUSPARSE_CHECK(cusparseSetStream(c.handle, stream));
     if (c.x_data != d_x || c.y_data != d_y || c.x == nullptr) {
         if (c.x) SC_CUSPARSE_CHECK(cusparseDestroyDnVec(c.x));
@@ -272,7 +402,7 @@ void Spmv<V, Offset>::multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, c
         SC_CUSPARSE_CHECK(cusparseSpMV_bufferSize(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix, c.x,
                                                   &beta, c.y, cuda_type<V>(), alg, &bytes));
         c.buffer = DeviceBuffer<char>(bytes);
-        if (algorithm_ == SpmvAlgorithm::CusparseCsrAlg2)
+        if (plan_.algorithm == SpmvAlgorithm::CusparseCsrAlg2)
             SC_CUSPARSE_CHECK(cusparseSpMV_preprocess(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix,
                                                       c.x, &beta, c.y, cuda_type<V>(), alg, c.buffer.get()));
         c.prepared = true;

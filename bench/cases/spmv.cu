@@ -1,6 +1,8 @@
 // sc_bench's SpMV part: y = A x in float and double for every .mtx in the matrix directory and
-// three generated matrices, the project's flat and merge-path algorithms against cuSPARSE's CSR
-// ALG1 and ALG2 (both anchors: the ratio is to the faster).
+// three generated matrices, the project's flat, merge-path and vector-CSR algorithms and Auto
+// against cuSPARSE's CSR ALG1 and ALG2 (both anchors: the ratio is to the faster). Auto's row is
+// named for what it chose ("auto:vector_csr/8", "auto:merge_path"); vector_csr runs at the lanes
+// planned for the matrix, printed on stderr with the row-length statistics Auto decided on.
 //
 // Bytes counted: what an ideal CSR SpMV moves, each array once: the values, column indices and row
 // offsets, x and y. Flops: 2 per nonzero.
@@ -18,7 +20,9 @@
 #include <stream_compaction/io/matrix_generators.h>
 #include <stream_compaction/io/matrix_market.h>
 #include <stream_compaction/spmv.h>
+#include <stream_compaction/spmv_plan.h>
 #include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/policies.h>
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +30,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <string>
 #include <type_traits>
 
 namespace bench {
@@ -49,16 +54,43 @@ struct SpmvImpl {
 constexpr SpmvImpl kImpls[] = {{"cusparse_alg1", SpmvAlgorithm::CusparseCsrAlg1, true},
                                {"cusparse_alg2", SpmvAlgorithm::CusparseCsrAlg2, true},
                                {"flat", SpmvAlgorithm::Flat, false},
-                               {"merge_path", SpmvAlgorithm::MergePath, false}};
+                               {"merge_path", SpmvAlgorithm::MergePath, false},
+                               {"vector_csr", SpmvAlgorithm::VectorCsr, false},
+                               {"auto", SpmvAlgorithm::Auto, false}};
 
-// The block size each of ours reads: flat is a single-pass scan (scan.cuh), merge path the
-// segmented reduction's kernel (segmented_scan.cuh).
+// The block size each of ours runs at: flat is a single-pass scan (scan.cuh), merge path the
+// segmented reduction's kernel (segmented_scan.cuh), vector-CSR a compiled constant.
 int block_size_of(SpmvAlgorithm algorithm) {
     switch (algorithm) {
     case SpmvAlgorithm::Flat: return SC::block_sizes().single_pass;
     case SpmvAlgorithm::MergePath: return SC::block_sizes().segmented;
+    case SpmvAlgorithm::VectorCsr: return SC::kVectorCsrThreads;
     default: return 0;
     }
+}
+
+// The row's implementation: the impl's name; for Auto, "auto:" and the name of what it chose, with
+// vector-CSR's lanes ("auto:vector_csr/8").
+template <class V>
+std::string row_name(const SpmvImpl &impl, const SC::Spmv<V> &multiply) {
+    if (impl.algorithm != SpmvAlgorithm::Auto) return impl.name;
+    std::string name = "auto:";
+    for (const SpmvImpl &chosen : kImpls)
+        if (chosen.algorithm == multiply.chosen()) name += chosen.name;
+    if (multiply.lanes_per_row() != 0) name += "/" + std::to_string(multiply.lanes_per_row());
+    return name;
+}
+
+// One stderr line per matrix: the row-length statistics Auto decides on, and its decision.
+void print_plan(const std::string &name, const CsrMatrix<double> &matrix) {
+    const SC::SpmvRowStats stats = SC::row_length_stats(matrix.row_offsets.data(), matrix.row_offsets.size());
+    const SC::SpmvPlan plan = SC::plan_spmv(stats);
+    std::fprintf(stderr,
+                 "[spmv] %s: %lld rows, mean row %.2f, spread (cv) %.2f, longest %lld, %lld empty: auto chooses %s"
+                 " (%d lanes); vector_csr runs with %d lanes\n",
+                 name.c_str(), stats.rows, stats.mean, stats.coefficient_of_variation(), stats.longest,
+                 stats.empty_rows, SC::spmv_algorithm_name(plan.algorithm), plan.lanes_per_row,
+                 SC::vector_csr_lanes(stats.mean));
 }
 
 // A matrix by name, made (read or generated) only when its turn comes, so that one at a time is in memory.
@@ -140,13 +172,13 @@ void run_matrix(const std::string &name, const CsrMatrix<V> &host, const Options
         if (reference.empty()) reference = got;
         const bool ok = close_in_max_norm(got, reference, tolerance);
         if (!ok)
-            std::fprintf(stderr, "warning: %s %s on %s: y differs from cuSPARSE ALG1's\n", impl.name, operation,
-                         name.c_str());
+            std::fprintf(stderr, "warning: %s %s on %s: y differs from cuSPARSE ALG1's\n",
+                         row_name(impl, multiply).c_str(), operation, name.c_str());
         const double ms = median_ms(stream, one_copy, options.runs, [&](std::size_t) {
                               for (int i = 0; i < batch; ++i) run();
                           }) / batch;
-        sink(Measurement{operation, impl.name, {nnz, std::to_string(nnz)}, name, ms, bytes,
-                         block_size_of(impl.algorithm), ok, impl.anchor, 2.0 * nnz});
+        sink(Measurement{operation, row_name(impl, multiply), {nnz, std::to_string(nnz)}, name, ms, bytes,
+                         block_size_of(multiply.chosen()), ok, impl.anchor, 2.0 * nnz});
     }
 }
 
@@ -182,6 +214,7 @@ void run_spmv(const Options &options, const Sink &sink) {
             step += 2;
             continue;
         }
+        print_plan(source.name, matrix);
         progress(source.name, "float");
         run_matrix(source.name, SC::convert_values<float>(matrix), options, sink, stream.get());
         progress(source.name, "double");

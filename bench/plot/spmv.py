@@ -1,9 +1,11 @@
 """Figures and table for this part of sc_bench's CSV (called by plot.py): the SpMV.
 
-img/spmv.png: for float and double, the ratio of flat and merge_path to the faster cuSPARSE
-algorithm on each matrix (above 1: ours is faster), and every implementation's GFLOP/s. The
-Markdown tables: each matrix's times and ratios, and merge_path's geometric mean and minimum ratio
-over the SuiteSparse matrices (all but the generated ones). Nothing when the CSV has no SpMV rows.
+img/spmv.png: for float and double, the ratio of flat, merge_path, vector_csr and auto to the
+faster cuSPARSE algorithm on each matrix (above 1: ours is faster), and every implementation's
+GFLOP/s. The Markdown tables: each matrix's times and ratios and what auto chose (its row is named
+"auto:<choice>"), and merge_path's geometric mean and minimum ratio over the SuiteSparse matrices
+(all but the generated ones). Nothing when the CSV has no SpMV rows; older CSVs, without
+vector_csr and auto, leave those cells empty.
 The ratios are plot.py's, to the fastest library of each point: here the faster cuSPARSE algorithm.
 Imported by plot.py once matplotlib may be.
 """
@@ -15,9 +17,9 @@ import matplotlib.pyplot as plt
 
 PRECISIONS = [("spmv_float", "float"), ("spmv_double", "double")]
 GENERATED = {"poisson_2d_2048", "poisson_3d_160", "power_law_2^22"}
-OURS = ["flat", "merge_path"]
+OURS = ["flat", "merge_path", "vector_csr", "auto"]
 ORDER = ["cusparse_alg1", "cusparse_alg2"] + OURS
-COLORS = {impl: plt.get_cmap("tab10").colors[i] for impl, i in zip(ORDER, (0, 7, 8, 9))}
+COLORS = {impl: plt.get_cmap("tab10").colors[i] for impl, i in zip(ORDER, (0, 7, 8, 9, 2, 4))}
 
 
 def matrices(rows):
@@ -30,7 +32,14 @@ def matrices(rows):
 
 
 def row(rows, matrix, impl):
-    return next((r for r in rows if str(r["param"]) == matrix and r["implementation"] == impl), None)
+    """impl's row for the matrix; for "auto", the row named for its choice ("auto:merge_path")."""
+    return next((r for r in rows if str(r["param"]) == matrix
+                 and (r["implementation"] == impl or r["implementation"].startswith(impl + ":"))), None)
+
+
+def choice(r):
+    """What auto chose, from its row's name: "auto:vector_csr/8" -> "vector_csr/8"."""
+    return r["implementation"].partition(":")[2] or "?"
 
 
 def grouped_bars(ax, rows, impls, value):
@@ -88,17 +97,19 @@ def markdown(rows):
     if not tables:
         return
     print()
-    print("| matrix | nnz | precision | ALG1 ms | ALG2 ms | flat ms | merge_path ms | merge_path GFLOP/s "
-          "| flat vs cuSPARSE | merge_path vs cuSPARSE |")
-    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| matrix | nnz | precision | ALG1 ms | ALG2 ms | flat ms | merge_path ms | vector_csr ms | auto ms "
+          "| auto chose | merge_path GFLOP/s | flat vs cuSPARSE | merge_path vs cuSPARSE | vector_csr vs cuSPARSE "
+          "| auto vs cuSPARSE |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     for selected, precision in tables:
         for matrix in matrices(selected):
             found = {impl: row(selected, matrix, impl) for impl in ORDER}
             nnz = next(r["n"] for r in found.values() if r is not None)
             times = [cell(found[impl], lambda r: f"{r['ms']:.4f}") for impl in ORDER]
+            chose = cell(found["auto"], choice)
             gflops = cell(found["merge_path"], lambda r: "–" if r["gflops"] is None else f"{r['gflops']:.1f}")
             ratios = [cell(found[impl], ratio_text) for impl in OURS]
-            print(f"| {matrix} | {nnz} | {precision} | " + " | ".join(times + [gflops] + ratios) + " |")
+            print(f"| {matrix} | {nnz} | {precision} | " + " | ".join(times + [chose, gflops] + ratios) + " |")
     print()
     print("| precision | SuiteSparse matrices | merge_path vs cuSPARSE: geometric mean | minimum (matrix) |")
     print("|---|---:|---:|---|")

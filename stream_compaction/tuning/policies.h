@@ -104,6 +104,29 @@ constexpr int kMergePathItemsPerThread = 15;
 template <class V>
 constexpr int kMergePathRegisters = sizeof(V) <= 4 ? 40 : 64;
 
+// Vector-CSR SpMV (spmv.cu): threads per block, in sub-warps of 2..32 lanes, one row each. A row
+// of at least kVectorCsrVectorLoadsPerLane * 4 * lanes nonzeros is read in 16-byte vectors (4
+// column indices, 4 values): a lane then loads at least that many vectors, so the element loads
+// that align the row's start and end are a small part of it; shorter rows are read element by
+// element, in one step or a few. Not yet tuned on a GPU.
+constexpr int kVectorCsrThreads = 256;
+constexpr int kVectorCsrVectorLoadsPerLane = 2;
+
+// SpMV's Auto (spmv_plan.h, plan_spmv): the bounds within which a matrix's rows are regular enough
+// for vector-CSR; outside them merge path, which costs the same whatever the rows. First guesses
+// from the kernels' shapes, not yet measured on a GPU:
+// - spread: the coefficient of variation of the row lengths at most 1, so that the rows a warp
+//   takes at once are of similar length and its lanes stay busy;
+// - longest row at most 16x the mean: one sub-warp reads it alone, while the others read rows of
+//   about the mean; past that, that sub-warp is the tail of the launch;
+// - longest row at most 2048 nonzeros (64 steps of a full warp): longer rows mean few rows, too few
+//   sub-warps to fill the GPU (a 1 x N matrix is one sub-warp); merge path splits a row over threads;
+// - empty rows at most a quarter: each takes a sub-warp that has nothing to read.
+constexpr double kVectorCsrMaxSpread = 1.0;
+constexpr double kVectorCsrMaxLongestOverMean = 16.0;
+constexpr long long kVectorCsrMaxLongestRow = 2048;
+constexpr double kVectorCsrMaxEmptyShare = 0.25;
+
 // Reductions (device/reduce.cuh), chunked and atomics strategies.
 // Striped kernel (operators known to be commutative): 16-byte vectors each thread loads per tile,
 // all issued before any is combined, so that several loads per thread are in flight (CUB's

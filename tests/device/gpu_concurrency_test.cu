@@ -251,3 +251,4 @@ TEST_F(GpuConcurrency, OneSpmvFlatOnTwoStreamsCallerStorage) {
 TEST_F(GpuConcurrency, OneSpmvMergePathOnTwoStreamsCallerStorage) {
     checkOneSpmvOnTwoStreams(SC::SpmvAlgorithm::MergePath, true);
 }
+TEST_F(GpuConcurrency, OneSpmvVectorCsrOnTwoStreams) { checkOneSpmvOnTwoStreams(SC::SpmvAlgorithm::VectorCsr, false); }

@@ -405,6 +405,8 @@ TEST_F(GpuGraph, SpmvFlatFloat) { checkSpmvReplays(SC::SpmvAlgorithm::Flat, fals
 TEST_F(GpuGraph, SpmvMergePathFloat) { checkSpmvReplays(SC::SpmvAlgorithm::MergePath, false); }
 TEST_F(GpuGraph, SpmvFlatFloatCallerStorage) { checkSpmvReplays(SC::SpmvAlgorithm::Flat, true); }
 TEST_F(GpuGraph, SpmvMergePathFloatCallerStorage) { checkSpmvReplays(SC::SpmvAlgorithm::MergePath, true); }
+TEST_F(GpuGraph, SpmvVectorCsrFloat) { checkSpmvReplays(SC::SpmvAlgorithm::VectorCsr, false); }
+TEST_F(GpuGraph, SpmvAutoFloatCallerStorage) { checkSpmvReplays(SC::SpmvAlgorithm::Auto, true); }
 
 // The course unit's classic sort (radix.h): 32 stable_partitions, each a count, a copy and a
 // single-pass partition pass, all in one graph.

@@ -1,8 +1,10 @@
-// SpMV, y = alpha * A * x + beta * y, by every algorithm (flat, merge path, cuSPARSE ALG1/ALG2) in
-// float and double, against a CPU reference accumulating in double: generated matrices, every
-// shared SuiteSparse matrix, rows of length 0, 1 and 2^20, all-empty matrices, 1 x N and N x 1
-// shapes, 64-bit row offsets; invalid CSR rejected before any copy. GpuLarge: big matrices
-// (sc_bench times them), and one of more than 2^31 nonzeros.
+// SpMV, y = alpha * A * x + beta * y, by every algorithm (flat, merge path, vector-CSR at every
+// width and at the planned one, Auto, cuSPARSE ALG1/ALG2) in float and double, against a CPU
+// reference accumulating in double: generated matrices, every shared SuiteSparse matrix, rows of
+// length 0, 1 and 2^20, all-empty matrices, 1 x N and N x 1 shapes, 64-bit row offsets, rows on both
+// sides of vector-CSR's switch to vector loads, matrices on each side of Auto's decision boundary;
+// invalid CSR and invalid plans rejected before any kernel. GpuLarge: big matrices (sc_bench times
+// them), and one of more than 2^31 nonzeros.
 #include <gtest/gtest.h>
 
 #include <stream_compaction/io/matrix_generators.h>
@@ -13,23 +15,31 @@
 
 #include "gpu_test_util.h"
 #include "matrix_files.h"
+#include "spmv_boundary.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
+#include <random>
 #include <string>
 #include <thread>
 
 namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 using SC::SpmvAlgorithm;
+using SC::SpmvPlan;
 
 namespace {
 
-constexpr SpmvAlgorithm kAlgorithms[] = {SpmvAlgorithm::Flat, SpmvAlgorithm::MergePath,
-                                         SpmvAlgorithm::CusparseCsrAlg1, SpmvAlgorithm::CusparseCsrAlg2};
-constexpr SpmvAlgorithm kOurs[] = {SpmvAlgorithm::Flat, SpmvAlgorithm::MergePath};
+constexpr int kEveryLanes[] = {2, 4, 8, 16, 32};
+
+// "merge-path", "vector-csr", "vector-csr, 8 lanes"
+std::string describe(const SpmvPlan &plan) {
+    return std::string(SC::spmv_algorithm_name(plan.algorithm)) +
+           (plan.lanes_per_row ? ", " + std::to_string(plan.lanes_per_row) + " lanes" : "");
+}
 
 template <class V>
 std::vector<V> randomVector(std::size_t n, std::uint32_t seed) {
@@ -73,10 +83,10 @@ template <class V>
     return ::testing::AssertionSuccess();
 }
 
-// Every algorithm on one matrix, twice: y = 1.5 A x - 0.5 y, and y = A x over a y full of NaN
-// (beta = 0 must not read it).
+// Every plan on one matrix, twice: y = 1.5 A x - 0.5 y, and y = A x over a y full of NaN (beta = 0
+// must not read it). What runs is what was asked for: Auto resolved, forced lanes kept.
 template <class V, class Offset>
-void checkSpmv(const SC::CsrMatrix<V, Offset> &host, const std::vector<SpmvAlgorithm> &algorithms) {
+void checkSpmv(const SC::CsrMatrix<V, Offset> &host, const std::vector<SpmvPlan> &plans) {
     const SC::DeviceCsr<V, Offset> a(host);
     const std::vector<V> x = randomVector<V>(host.cols, freshSeed());
     const std::vector<V> y_old = randomVector<V>(host.rows, freshSeed());
@@ -84,9 +94,15 @@ void checkSpmv(const SC::CsrMatrix<V, Offset> &host, const std::vector<SpmvAlgor
     DeviceBuffer<V> d_y(host.rows);
     std::vector<double> expected, size;
     std::vector<V> got(host.rows);
-    for (const SpmvAlgorithm algorithm : algorithms) {
-        SCOPED_TRACE(SC::spmv_algorithm_name(algorithm));
-        SC::Spmv<V, Offset> multiply(a, algorithm);
+    for (const SpmvPlan &plan : plans) {
+        SCOPED_TRACE(describe(plan));
+        SC::Spmv<V, Offset> multiply(a, plan);
+        SCOPED_TRACE("ran " + describe({multiply.chosen(), multiply.lanes_per_row()}));
+        if (plan.algorithm == SpmvAlgorithm::Auto)
+            ASSERT_TRUE(multiply.chosen() == SpmvAlgorithm::VectorCsr || multiply.chosen() == SpmvAlgorithm::MergePath);
+        else ASSERT_EQ(multiply.chosen(), plan.algorithm);
+        if (plan.lanes_per_row != 0) ASSERT_EQ(multiply.lanes_per_row(), plan.lanes_per_row);
+        if (multiply.chosen() == SpmvAlgorithm::VectorCsr) ASSERT_EQ(multiply.temp_bytes(), 0u);
         for (const bool axpby : {true, false}) {
             const double alpha = axpby ? 1.5 : 1.0, beta = axpby ? -0.5 : 0.0;
             if (axpby) SC_CUDA_CHECK(cudaMemcpy(d_y.get(), y_old.data(), d_y.bytes(), cudaMemcpyHostToDevice));
@@ -99,8 +115,20 @@ void checkSpmv(const SC::CsrMatrix<V, Offset> &host, const std::vector<SpmvAlgor
     }
 }
 
-std::vector<SpmvAlgorithm> all() { return {std::begin(kAlgorithms), std::end(kAlgorithms)}; }
-std::vector<SpmvAlgorithm> ours() { return {std::begin(kOurs), std::end(kOurs)}; }
+// Ours: flat, merge path, vector-CSR at the width planned for the matrix and forced to every
+// width, and Auto.
+std::vector<SpmvPlan> ours() {
+    std::vector<SpmvPlan> plans = {{SpmvAlgorithm::Flat}, {SpmvAlgorithm::MergePath}, {SpmvAlgorithm::VectorCsr},
+                                   {SpmvAlgorithm::Auto}};
+    for (const int lanes : kEveryLanes) plans.push_back({SpmvAlgorithm::VectorCsr, lanes});
+    return plans;
+}
+std::vector<SpmvPlan> cusparse() { return {{SpmvAlgorithm::CusparseCsrAlg1}, {SpmvAlgorithm::CusparseCsrAlg2}}; }
+std::vector<SpmvPlan> all() {
+    std::vector<SpmvPlan> plans = cusparse();
+    for (const SpmvPlan &plan : ours()) plans.push_back(plan);
+    return plans;
+}
 
 // Rows of the given lengths, random columns in [0, cols), random values.
 SC::CsrMatrix<double> withRowLengths(const std::vector<int> &lengths, int cols, std::uint32_t seed) {
@@ -243,12 +271,85 @@ TEST_F(Spmv, SixtyFourBitOffsetsOnEveryShape) {
     }
 }
 
+// Every row length from 0 to 600 in a shuffled order, so that rows start at every alignment: each
+// vector-CSR width reads rows on both sides of its switch to 16-byte loads (2 * 4 * lanes: 16 for
+// 2 lanes, 256 for 32), and of the element loads that align a row's start and end.
+TEST_F(Spmv, VectorCsrAroundItsVectorLoads) {
+    std::vector<int> lengths(601);
+    std::iota(lengths.begin(), lengths.end(), 0);
+    std::shuffle(lengths.begin(), lengths.end(), std::mt19937(freshSeed()));
+    const SC::CsrMatrix<double> m = withRowLengths(lengths, 5000, freshSeed());
+    checkSpmv(m, ours());
+    checkSpmv(SC::convert_values<float>(m), ours());
+    checkSpmv(SC::widen_offsets(m), ours());
+    checkSpmv(SC::widen_offsets(SC::convert_values<float>(m)), ours());
+}
+
+// Auto is the default, decided once from the matrix: regular rows take vector-CSR at the width of
+// the mean row (no temporary storage), skewed ones merge path.
+TEST_F(Spmv, AutoChoosesByTheMatrix) {
+    const auto expectChoice = [](const SC::CsrMatrix<double> &m, SpmvAlgorithm algorithm, int lanes) {
+        const SC::DeviceCsr<double> a(m);
+        const SC::Spmv<double> multiply(a);
+        EXPECT_EQ(describe({multiply.chosen(), multiply.lanes_per_row()}), describe({algorithm, lanes}))
+            << m.rows << " x " << m.cols << ", nnz " << m.nnz();
+        EXPECT_EQ(multiply.temp_bytes() == 0, algorithm == SpmvAlgorithm::VectorCsr);
+    };
+    expectChoice(SC::poisson_2d(64), SpmvAlgorithm::VectorCsr, 8);
+    expectChoice(SC::poisson_3d(16), SpmvAlgorithm::VectorCsr, 8);
+    expectChoice(SC::power_law(20000, 20000, 1.3, 2, freshSeed()), SpmvAlgorithm::MergePath, 0);
+    const std::vector<SC::CsrMatrix<double>> thin = thinShapes();  // 1 x N, N x 1, 58% empty, 3 x 3
+    expectChoice(thin[0], SpmvAlgorithm::MergePath, 0);
+    expectChoice(thin[1], SpmvAlgorithm::VectorCsr, 2);
+    expectChoice(thin[2], SpmvAlgorithm::MergePath, 0);
+    expectChoice(withRowLengths(std::vector<int>(1000, 0), 500, 1), SpmvAlgorithm::VectorCsr, 2);
+    // The lanes of a VectorCsr asked for by name are the planned ones, whatever Auto would choose.
+    const SC::DeviceCsr<double> skewed(SC::power_law(20000, 20000, 1.3, 2, 7));  // mean 7.2
+    EXPECT_EQ(SC::Spmv<double>(skewed, SpmvAlgorithm::VectorCsr).lanes_per_row(), 8);
+}
+
+// Matrices on each side of Auto's decision boundary (spmv_boundary.h): the choice flips there, and
+// each side is right whichever kernel it takes, in every type and offset width.
+TEST_F(Spmv, AutoOnEachSideOfItsDecisionBoundary) {
+    struct Side {
+        const char *name;
+        std::vector<int> lengths;
+        SpmvPlan expected;
+    };
+    const Side sides[] = {{"longest row at 16x the mean", longestRowOnBoundary(true), {SpmvAlgorithm::VectorCsr, 32}},
+                          {"longest row past 16x the mean", longestRowOnBoundary(false), {SpmvAlgorithm::MergePath}},
+                          {"spread at 1", spreadOnBoundary(true), {SpmvAlgorithm::VectorCsr, 8}},
+                          {"spread past 1", spreadOnBoundary(false), {SpmvAlgorithm::MergePath}}};
+    for (const Side &side : sides) {
+        SCOPED_TRACE(side.name);
+        const SC::CsrMatrix<double> m = withRowLengths(side.lengths, 3000, freshSeed());
+        const SC::DeviceCsr<double> a(m);
+        const SC::Spmv<double> multiply(a);
+        ASSERT_EQ(describe({multiply.chosen(), multiply.lanes_per_row()}), describe(side.expected));
+        const std::vector<SpmvPlan> plans = {{SpmvAlgorithm::Auto}, {SpmvAlgorithm::VectorCsr},
+                                             {SpmvAlgorithm::MergePath}};
+        checkSpmv(m, plans);
+        checkSpmv(SC::convert_values<float>(m), plans);
+        checkSpmv(SC::widen_offsets(m), plans);
+        checkSpmv(SC::widen_offsets(SC::convert_values<float>(m)), plans);
+    }
+}
+
+TEST_F(Spmv, LanesOnlyForVectorCsrAndAPowerOfTwoUpTo32) {
+    const SC::DeviceCsr<float> a(SC::convert_values<float>(SC::poisson_2d(8)));
+    for (const SpmvPlan &plan : {SpmvPlan{SpmvAlgorithm::VectorCsr, 1}, SpmvPlan{SpmvAlgorithm::VectorCsr, 3},
+                                 SpmvPlan{SpmvAlgorithm::VectorCsr, 64}, SpmvPlan{SpmvAlgorithm::VectorCsr, -2},
+                                 SpmvPlan{SpmvAlgorithm::MergePath, 8}, SpmvPlan{SpmvAlgorithm::Auto, 4}}) {
+        SCOPED_TRACE(describe(plan));
+        EXPECT_THROW((SC::Spmv<float>{a, plan}), std::invalid_argument);
+    }
+}
+
 // cuSPARSE, the reference, through the same interface and checks. A suite of its own: its kernels
 // report shared-memory write-write hazards of their own under racecheck.
 class SpmvCusparse : public Spmv {};
 
 TEST_F(SpmvCusparse, ReferenceAlgorithmsOnEveryShape) {
-    const std::vector<SpmvAlgorithm> cusparse = {SpmvAlgorithm::CusparseCsrAlg1, SpmvAlgorithm::CusparseCsrAlg2};
     std::vector<SC::CsrMatrix<double>> matrices = thinShapes();
     matrices.push_back(SC::poisson_2d(64));
     matrices.push_back(SC::power_law(20000, 20000, 1.3, 2, freshSeed()));
@@ -259,16 +360,15 @@ TEST_F(SpmvCusparse, ReferenceAlgorithmsOnEveryShape) {
     }
     for (const auto &m : matrices) {
         SCOPED_TRACE(std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", nnz " + std::to_string(m.nnz()));
-        checkSpmv(m, cusparse);
-        checkSpmv(SC::convert_values<float>(m), cusparse);
+        checkSpmv(m, cusparse());
+        checkSpmv(SC::convert_values<float>(m), cusparse());
     }
 }
 
 TEST_F(SpmvCusparse, SixtyFourBitOffsets) {
-    const std::vector<SpmvAlgorithm> cusparse = {SpmvAlgorithm::CusparseCsrAlg1, SpmvAlgorithm::CusparseCsrAlg2};
     for (const auto &m : {SC::poisson_2d(64), SC::power_law(20000, 20000, 1.3, 2, freshSeed())}) {
-        checkSpmv(SC::widen_offsets(m), cusparse);
-        checkSpmv(SC::widen_offsets(SC::convert_values<float>(m)), cusparse);
+        checkSpmv(SC::widen_offsets(m), cusparse());
+        checkSpmv(SC::widen_offsets(SC::convert_values<float>(m)), cusparse());
     }
 }
 
@@ -384,9 +484,9 @@ TEST(GpuLarge, SpmvPastTwoToThe31Nonzeros) {
     const SC::DeviceCsr<float, std::int64_t> a(m);
     DeviceBuffer<float> d_x = DeviceBuffer<float>::from_host(x.data(), x.size());
     DeviceBuffer<float> d_y(kRows);
-    for (const SpmvAlgorithm algorithm : ours()) {
-        SCOPED_TRACE(SC::spmv_algorithm_name(algorithm));
-        SC::Spmv<float, std::int64_t> multiply(a, algorithm);
+    for (const SpmvPlan &plan : ours()) {
+        SCOPED_TRACE(describe(plan));
+        SC::Spmv<float, std::int64_t> multiply(a, plan);
         d_y.fill_bytes(0xFF);
         multiply(1.0f, d_x.get(), 0.0f, d_y.get());
         d_y.copy_to_host(got.data(), got.size());
