@@ -184,33 +184,63 @@ __device__ __forceinline__ V lane_products_vectorized(const VectorCsrArgs<V> &a,
     return sum;
 }
 
-// One sub-warp of LANES lanes per row (LANES a power of two up to 32, blockDim.x a multiple of 32,
-// so no sub-warp straddles warps): the lanes' sums are added by shuffles within the sub-warp, and
-// its first lane writes y[row] = alpha * sum + beta * y[row]. An empty row's sum is 0. A sub-warp
-// past the last row leaves as a whole, so the shuffles' mask is the sub-warp's lanes.
-template <int LANES, class V, class Offset>
+// Sub-warps of LANES lanes (a power of two up to 32), ROWS rows each: a block's sub-warps take its
+// first kVectorCsrThreads / LANES rows, one each, then the next as many, and so on, so that each
+// round's rows are consecutive and their loads coalesce. Each lane loads its first nonzero of every
+// one of its rows before it multiplies any: the rows' dependent loads (offsets, then columns and
+// values, then x) overlap instead of running one row after another. A lane's further nonzeros of
+// a row, every LANES-th, follow row by row, in 16-byte vectors in rows of at least
+// kVectorCsrVectorLoadsPerLane * 4 * LANES. The lanes' sums are added by shuffles within the
+// sub-warp (every lane of the block takes part: a lane past the last row adds nothing), and its
+// first lane writes y[row] = alpha * sum + beta * y[row]; an empty row's sum is 0.
+template <int LANES, int ROWS, class V, class Offset>
 __global__ void __launch_bounds__(kVectorCsrThreads)
     vector_csr_kernel(const Offset *row_offsets, VectorCsrArgs<V> a, int rows, V alpha, V beta, V *y) {
-    const long long row = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) / LANES;
-    if (row >= rows) return;
+    constexpr int kSubwarps = kVectorCsrThreads / LANES;
     const int lane = static_cast<int>(threadIdx.x % LANES);
-    const long long start = __ldg(row_offsets + row), end = __ldg(row_offsets + row + 1);
-    V sum = end - start >= static_cast<long long>(kVectorCsrVectorLoadsPerLane) * 4 * LANES
-                ? lane_products_vectorized<LANES>(a, start, end, lane)
-                : lane_products<LANES>(a, start, end, lane);
-    const unsigned first_lane = threadIdx.x % detail::kWarpThreads / LANES * LANES;
-    const unsigned mask = LANES == detail::kWarpThreads ? 0xFFFFFFFFu : ((1u << LANES) - 1) << first_lane;
+    const long long first_row = static_cast<long long>(blockIdx.x) * kSubwarps * ROWS + threadIdx.x / LANES;
+    long long start[ROWS], end[ROWS];
 #pragma unroll
-    for (int offset = LANES / 2; offset > 0; offset /= 2) sum += __shfl_down_sync(mask, sum, offset, LANES);
-    if (lane == 0) y[row] = alpha * sum + scaled_old(y, row, beta);
+    for (int j = 0; j < ROWS; ++j) {
+        const long long row = first_row + static_cast<long long>(j) * kSubwarps;
+        start[j] = row < rows ? static_cast<long long>(__ldg(row_offsets + row)) : 0;
+        end[j] = row < rows ? static_cast<long long>(__ldg(row_offsets + row + 1)) : 0;
+    }
+    int column[ROWS];
+    V value[ROWS];
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) {
+        const long long k = start[j] + lane;
+        column[j] = k < end[j] ? __ldg(a.columns + k) : 0;
+        value[j] = k < end[j] ? __ldg(a.values + k) : V(0);
+    }
+    V sum[ROWS];
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) sum[j] = start[j] + lane < end[j] ? value[j] * __ldg(a.x + column[j]) : V(0);
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) {
+        const long long rest = start[j] + LANES;  // the lanes' first nonzeros are summed
+        if (end[j] - rest >= static_cast<long long>(kVectorCsrVectorLoadsPerLane) * 4 * LANES)
+            sum[j] += lane_products_vectorized<LANES>(a, rest, end[j], lane);
+        else if (rest < end[j])
+            sum[j] += lane_products<LANES>(a, rest, end[j], lane);
+    }
+#pragma unroll
+    for (int j = 0; j < ROWS; ++j) {
+#pragma unroll
+        for (int offset = LANES / 2; offset > 0; offset /= 2)
+            sum[j] += __shfl_down_sync(detail::kFullMask, sum[j], offset, LANES);
+        const long long row = first_row + static_cast<long long>(j) * kSubwarps;
+        if (lane == 0 && row < rows) y[row] = alpha * sum[j] + scaled_old(y, row, beta);
+    }
 }
 
 template <int LANES, class V, class Offset>
 void launch_vector_csr(const DeviceCsr<V, Offset> &a, V alpha, const V *x, V beta, V *y, cudaStream_t stream) {
-    const std::size_t threads = static_cast<std::size_t>(a.rows()) * LANES;
-    detail::launch(vector_csr_kernel<LANES, V, Offset>, "vector_csr_kernel", blocks_for(threads, kVectorCsrThreads),
-                   kVectorCsrThreads, 0, stream, a.row_offsets(),
-                   VectorCsrArgs<V>{a.column_indices(), a.values(), x}, a.rows(), alpha, beta, y);
+    constexpr int rows_per_block = kVectorCsrThreads / LANES * kVectorCsrRowsPerSubwarp;
+    detail::launch(vector_csr_kernel<LANES, kVectorCsrRowsPerSubwarp, V, Offset>, "vector_csr_kernel",
+                   blocks_for(static_cast<std::size_t>(a.rows()), rows_per_block), kVectorCsrThreads, 0, stream,
+                   a.row_offsets(), VectorCsrArgs<V>{a.column_indices(), a.values(), x}, a.rows(), alpha, beta, y);
 }
 
 // The kernel compiled for `lanes` (the plan's: a power of two in [2, 32]). Needs rows > 0.

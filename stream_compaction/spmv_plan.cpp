@@ -50,12 +50,10 @@ int vector_csr_lanes(double mean_row_length) {
 SpmvPlan plan_spmv(const SpmvRowStats &stats) {
     const SpmvPlan vector_csr{SpmvAlgorithm::VectorCsr, vector_csr_lanes(stats.mean)};
     if (stats.nnz == 0) return vector_csr;
-    const double rows = static_cast<double>(stats.rows);
-    const bool regular = stats.coefficient_of_variation() <= kVectorCsrMaxSpread &&
-                         static_cast<double>(stats.longest) <= kVectorCsrMaxLongestOverMean * stats.mean &&
-                         stats.longest <= kVectorCsrMaxLongestRow &&
-                         static_cast<double>(stats.empty_rows) <= kVectorCsrMaxEmptyShare * rows;
-    return regular ? vector_csr : SpmvPlan{SpmvAlgorithm::MergePath};
+    const long long lanes = vector_csr.lanes_per_row;
+    const long long longest_row_steps = (stats.longest + lanes - 1) / lanes;
+    const bool vector_csr_pays = longest_row_steps <= kVectorCsrMaxRowSteps && stats.nnz <= kVectorCsrMaxNonzeros;
+    return vector_csr_pays ? vector_csr : SpmvPlan{SpmvAlgorithm::MergePath};
 }
 
 }  // namespace StreamCompaction

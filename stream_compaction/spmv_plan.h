@@ -42,9 +42,10 @@ struct SpmvPlan {
 // gets about one nonzero of a row of the mean length per step, and a full warp is the widest.
 int vector_csr_lanes(double mean_row_length);
 
-// Auto's choice: VectorCsr with vector_csr_lanes(mean) lanes when the rows are regular (within
-// every kVectorCsrMax... bound of tuning/policies.h), else MergePath. A matrix without nonzeros
-// takes VectorCsr: there is nothing to balance, and it needs no temporary storage.
+// Auto's choice: VectorCsr with vector_csr_lanes(mean) lanes when its longest row takes at most
+// kVectorCsrMaxRowSteps steps of those lanes and it has at most kVectorCsrMaxNonzeros nonzeros
+// (tuning/policies.h says why), else MergePath. A matrix without nonzeros takes VectorCsr: there is
+// nothing to balance, and it needs no temporary storage.
 SpmvPlan plan_spmv(const SpmvRowStats &stats);
 
 }  // namespace StreamCompaction

@@ -104,28 +104,31 @@ constexpr int kMergePathItemsPerThread = 15;
 template <class V>
 constexpr int kMergePathRegisters = sizeof(V) <= 4 ? 40 : 64;
 
-// Vector-CSR SpMV (spmv.cu): threads per block, in sub-warps of 2..32 lanes, one row each. A row
-// of at least kVectorCsrVectorLoadsPerLane * 4 * lanes nonzeros is read in 16-byte vectors (4
-// column indices, 4 values): a lane then loads at least that many vectors, so the element loads
-// that align the row's start and end are a small part of it; shorter rows are read element by
-// element, in one step or a few. Not yet tuned on a GPU.
+// Vector-CSR SpMV (spmv.cu): threads per block, in sub-warps of 2..32 lanes. A row of at least
+// kVectorCsrVectorLoadsPerLane * 4 * lanes nonzeros is read in 16-byte vectors (4 column indices,
+// 4 values): a lane then loads at least that many vectors, so the element loads that align the
+// row's start and end are a small part of it; shorter rows are read element by element.
 constexpr int kVectorCsrThreads = 256;
 constexpr int kVectorCsrVectorLoadsPerLane = 2;
+// Rows each sub-warp takes, their first loads issued together (vector_csr_kernel). H100,
+// 2026-11-25, ratio to the faster cuSPARSE algorithm, Poisson 2D 2048^2 float / double: 1 row
+// 0.44 / 0.65, 2 rows 0.61 / 0.84, 4 rows 0.57 / 0.90, 8 rows 0.38 / 0.50; on the SuiteSparse
+// matrices 2 rows were best or within noise of it, and 4 rows lost a third on memplus (long rows
+// read one after another).
+constexpr int kVectorCsrRowsPerSubwarp = 2;
 
-// SpMV's Auto (spmv_plan.h, plan_spmv): the bounds within which a matrix's rows are regular enough
-// for vector-CSR; outside them merge path, which costs the same whatever the rows. First guesses
-// from the kernels' shapes, not yet measured on a GPU:
-// - spread: the coefficient of variation of the row lengths at most 1, so that the rows a warp
-//   takes at once are of similar length and its lanes stay busy;
-// - longest row at most 16x the mean: one sub-warp reads it alone, while the others read rows of
-//   about the mean; past that, that sub-warp is the tail of the launch;
-// - longest row at most 2048 nonzeros (64 steps of a full warp): longer rows mean few rows, too few
-//   sub-warps to fill the GPU (a 1 x N matrix is one sub-warp); merge path splits a row over threads;
-// - empty rows at most a quarter: each takes a sub-warp that has nothing to read.
-constexpr double kVectorCsrMaxSpread = 1.0;
-constexpr double kVectorCsrMaxLongestOverMean = 16.0;
-constexpr long long kVectorCsrMaxLongestRow = 2048;
-constexpr double kVectorCsrMaxEmptyShare = 0.25;
+// SpMV's Auto (spmv_plan.h, plan_spmv): vector-CSR when both bounds hold, merge path otherwise.
+// - The longest row takes at most kVectorCsrMaxRowSteps steps of its sub-warp (its length over the
+//   lanes, rounded up): a longer row is the launch's tail. H100, 2026-11-25, the 12 SuiteSparse
+//   matrices: every one within 72 steps ran faster in vector-CSR than in merge path (1.2-4.4x the
+//   faster cuSPARSE algorithm, merge path 1.0-1.7x), those of 225 steps and more slower
+//   (soc-Epinions1, Oregon-2, vsp_model1: 0.2-0.9x against merge path's 1.0-1.2x).
+// - At most kVectorCsrMaxNonzeros nonzeros: on the large generated matrices merge path was faster
+//   in float (Poisson 2D / 3D: merge path 0.81x / 0.73x, vector-CSR 0.61x / 0.70x) and level in
+//   double (0.88x / 0.79x against 0.84x / 0.95x); the small matrices' lead comes from the single
+//   launch with no temporary storage.
+constexpr long long kVectorCsrMaxRowSteps = 128;
+constexpr long long kVectorCsrMaxNonzeros = 1LL << 22;
 
 // Reductions (device/reduce.cuh), chunked and atomics strategies.
 // Striped kernel (operators known to be commutative): 16-byte vectors each thread loads per tile,

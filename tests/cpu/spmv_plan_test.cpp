@@ -138,57 +138,34 @@ TEST(SpmvPlan, NoNonzerosTakeVectorCsr) {
     EXPECT_TRUE(plans(planOf(std::vector<int>(1000, 0)), SpmvAlgorithm::VectorCsr, 2));
 }
 
-TEST(SpmvPlan, RegularMatricesTakeVectorCsr) {
+TEST(SpmvPlan, RowsOfFewStepsTakeVectorCsr) {
     // Poisson 2D: 3 to 5 nonzeros a row, mean 4.94; 3D: 4 to 7, mean 6.6.
     EXPECT_TRUE(plans(planOfMatrix(SC::poisson_2d(64)), SpmvAlgorithm::VectorCsr, 8));
     EXPECT_TRUE(plans(planOfMatrix(SC::poisson_3d(16)), SpmvAlgorithm::VectorCsr, 8));
     EXPECT_TRUE(plans(planOf(std::vector<int>(5000, 1)), SpmvAlgorithm::VectorCsr, 2));  // N x 1
     EXPECT_TRUE(plans(planOf(std::vector<int>(5000, 12)), SpmvAlgorithm::VectorCsr, 16));
     EXPECT_TRUE(plans(planOf(std::vector<int>(500, 300)), SpmvAlgorithm::VectorCsr, 32));
-}
-
-TEST(SpmvPlan, SkewedMatricesTakeMergePath) {
-    EXPECT_TRUE(plans(planOfMatrix(SC::power_law(20000, 20000, 1.3, 2, 7)), SpmvAlgorithm::MergePath, 0));
-    EXPECT_TRUE(plans(planOfMatrix(SC::power_law(3000, 50000, 0.8, 1, 8)), SpmvAlgorithm::MergePath, 0));
-    EXPECT_TRUE(plans(planOf({0, 1, 0, 0, 1 << 20, 1, 0, 2, 1 << 20, 0, 1, 0}), SpmvAlgorithm::MergePath, 0));
-    EXPECT_TRUE(plans(planOf({100003}), SpmvAlgorithm::MergePath, 0));  // 1 x N: one sub-warp for all of it
-    // 58% empty rows, the others 1 to 6 long (D6-6's shape).
+    // 58% empty rows, the others 1 to 6 long (D6-6's shape): uneven, but no row longer than 3 steps.
     std::mt19937 rng(4);
     std::vector<int> sparse(50000);
     for (int &length : sparse) length = rng() % 100 < 58 ? 0 : 1 + static_cast<int>(rng() % 6);
-    EXPECT_TRUE(plans(planOf(sparse), SpmvAlgorithm::MergePath, 0));
+    EXPECT_TRUE(plans(planOf(sparse), SpmvAlgorithm::VectorCsr, 2));
 }
 
-TEST(SpmvPlan, LongestRowOverMeanBoundary) {
-    const SpmvRowStats on_bound = statsOf(longestRowOnBoundary(true));
-    EXPECT_EQ(static_cast<double>(on_bound.longest), 16 * on_bound.mean);
-    EXPECT_TRUE(plans(planOf(longestRowOnBoundary(true)), SpmvAlgorithm::VectorCsr, 32));
-    EXPECT_TRUE(plans(planOf(longestRowOnBoundary(false)), SpmvAlgorithm::MergePath, 0));
+TEST(SpmvPlan, LongRowsAndLargeMatricesTakeMergePath) {
+    EXPECT_TRUE(plans(planOfMatrix(SC::power_law(20000, 20000, 1.3, 2, 7)), SpmvAlgorithm::MergePath, 0));
+    EXPECT_TRUE(plans(planOf({0, 1, 0, 0, 1 << 20, 1, 0, 2, 1 << 20, 0, 1, 0}), SpmvAlgorithm::MergePath, 0));
+    EXPECT_TRUE(plans(planOf({100003}), SpmvAlgorithm::MergePath, 0));  // 1 x N: one sub-warp for all of it
+    EXPECT_TRUE(plans(planOf(std::vector<int>(1 << 20, 5)), SpmvAlgorithm::MergePath, 0));  // 5 * 2^20 nonzeros
 }
 
-TEST(SpmvPlan, SpreadBoundary) {
-    EXPECT_EQ(statsOf(spreadOnBoundary(true)).coefficient_of_variation(), 1.0);
-    EXPECT_GT(statsOf(spreadOnBoundary(false)).coefficient_of_variation(), 1.0);
-    EXPECT_TRUE(plans(planOf(spreadOnBoundary(true)), SpmvAlgorithm::VectorCsr, 8));
-    EXPECT_TRUE(plans(planOf(spreadOnBoundary(false)), SpmvAlgorithm::MergePath, 0));
+TEST(SpmvPlan, LongestRowStepsBoundary) {
+    EXPECT_TRUE(plans(planOf(longestRowStepsOnBoundary(true)), SpmvAlgorithm::VectorCsr, 32));
+    EXPECT_TRUE(plans(planOf(longestRowStepsOnBoundary(false)), SpmvAlgorithm::MergePath, 0));
 }
 
-// Rows all of one length: only the absolute bound on the longest row applies.
-TEST(SpmvPlan, LongestRowBoundary) {
-    const int bound = static_cast<int>(SC::kVectorCsrMaxLongestRow);
-    EXPECT_TRUE(plans(planOf(std::vector<int>(8, bound)), SpmvAlgorithm::VectorCsr, 32));
-    EXPECT_TRUE(plans(planOf(std::vector<int>(8, bound + 1)), SpmvAlgorithm::MergePath, 0));
-}
-
-// A quarter of the rows empty, the rest 8 long (spread 0.58, longest 1.33x the mean): on the bound;
-// one more empty row is past it.
-TEST(SpmvPlan, EmptyRowShareBoundary) {
-    const auto lengths = [](int empty) {
-        std::vector<int> rows(1000, 8);
-        std::fill(rows.begin(), rows.begin() + empty, 0);
-        return rows;
-    };
-    EXPECT_EQ(SC::kVectorCsrMaxEmptyShare, 0.25);
-    EXPECT_TRUE(plans(planOf(lengths(250)), SpmvAlgorithm::VectorCsr, 8));
-    EXPECT_TRUE(plans(planOf(lengths(251)), SpmvAlgorithm::MergePath, 0));
+TEST(SpmvPlan, NonzerosBoundary) {
+    EXPECT_EQ(statsOf(nonzerosOnBoundary(true)).nnz, SC::kVectorCsrMaxNonzeros);
+    EXPECT_TRUE(plans(planOf(nonzerosOnBoundary(true)), SpmvAlgorithm::VectorCsr, 4));
+    EXPECT_TRUE(plans(planOf(nonzerosOnBoundary(false)), SpmvAlgorithm::MergePath, 0));
 }

@@ -285,8 +285,9 @@ TEST_F(Spmv, VectorCsrAroundItsVectorLoads) {
     checkSpmv(SC::widen_offsets(SC::convert_values<float>(m)), ours());
 }
 
-// Auto is the default, decided once from the matrix: regular rows take vector-CSR at the width of
-// the mean row (no temporary storage), skewed ones merge path.
+// Auto is the default, decided once from the matrix: vector-CSR at the width of the mean row (no
+// temporary storage) when no row takes many steps of it and the matrix is not large, merge path
+// otherwise.
 TEST_F(Spmv, AutoChoosesByTheMatrix) {
     const auto expectChoice = [](const SC::CsrMatrix<double> &m, SpmvAlgorithm algorithm, int lanes) {
         const SC::DeviceCsr<double> a(m);
@@ -301,7 +302,7 @@ TEST_F(Spmv, AutoChoosesByTheMatrix) {
     const std::vector<SC::CsrMatrix<double>> thin = thinShapes();  // 1 x N, N x 1, 58% empty, 3 x 3
     expectChoice(thin[0], SpmvAlgorithm::MergePath, 0);
     expectChoice(thin[1], SpmvAlgorithm::VectorCsr, 2);
-    expectChoice(thin[2], SpmvAlgorithm::MergePath, 0);
+    expectChoice(thin[2], SpmvAlgorithm::VectorCsr, 2);
     expectChoice(withRowLengths(std::vector<int>(1000, 0), 500, 1), SpmvAlgorithm::VectorCsr, 2);
     // The lanes of a VectorCsr asked for by name are the planned ones, whatever Auto would choose.
     const SC::DeviceCsr<double> skewed(SC::power_law(20000, 20000, 1.3, 2, 7));  // mean 7.2
@@ -316,10 +317,11 @@ TEST_F(Spmv, AutoOnEachSideOfItsDecisionBoundary) {
         std::vector<int> lengths;
         SpmvPlan expected;
     };
-    const Side sides[] = {{"longest row at 16x the mean", longestRowOnBoundary(true), {SpmvAlgorithm::VectorCsr, 32}},
-                          {"longest row past 16x the mean", longestRowOnBoundary(false), {SpmvAlgorithm::MergePath}},
-                          {"spread at 1", spreadOnBoundary(true), {SpmvAlgorithm::VectorCsr, 8}},
-                          {"spread past 1", spreadOnBoundary(false), {SpmvAlgorithm::MergePath}}};
+    const Side sides[] = {
+        {"longest row at 128 steps", longestRowStepsOnBoundary(true), {SpmvAlgorithm::VectorCsr, 32}},
+        {"longest row at 129 steps", longestRowStepsOnBoundary(false), {SpmvAlgorithm::MergePath}},
+        {"2^22 nonzeros", nonzerosOnBoundary(true), {SpmvAlgorithm::VectorCsr, 4}},
+        {"2^22 + 1 nonzeros", nonzerosOnBoundary(false), {SpmvAlgorithm::MergePath}}};
     for (const Side &side : sides) {
         SCOPED_TRACE(side.name);
         const SC::CsrMatrix<double> m = withRowLengths(side.lengths, 3000, freshSeed());

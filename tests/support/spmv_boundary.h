@@ -6,23 +6,21 @@
 
 #include <vector>
 
-static_assert(StreamCompaction::kVectorCsrMaxLongestOverMean == 16.0 && StreamCompaction::kVectorCsrMaxSpread == 1.0,
+static_assert(StreamCompaction::kVectorCsrMaxRowSteps == 128 && StreamCompaction::kVectorCsrMaxNonzeros == 1LL << 22,
               "spmv_boundary.h: work the boundary matrices out again for the new bounds");
 
-// 1039 rows of 64 nonzeros and one of `longest`: 16x the mean, 16 (1039 * 64 + longest) / 1040,
-// is exactly 1039 for longest = 1039 (the longest row on the bound: vector-CSR, 32 lanes) and
-// 1039.015... for 1040 (past it: merge path). Spread 0.47, no empty rows, longest under 2048.
-inline std::vector<int> longestRowOnBoundary(bool vector_side) {
-    std::vector<int> lengths(1039, 64);
-    lengths.push_back(vector_side ? 1039 : 1040);
+// 2000 rows of 16 nonzeros and one of `longest`: the mean, about 18.04, takes 32 lanes, and the
+// longest row 4096 / 32 = 128 steps (on the bound: vector-CSR) or, one longer, 129 (merge path).
+inline std::vector<int> longestRowStepsOnBoundary(bool vector_side) {
+    std::vector<int> lengths(2000, 16);
+    lengths.push_back(vector_side ? 4096 : 4097);
     return lengths;
 }
 
-// 1000 times {4, 4, 4, 4, big}: with big = 24 the mean is 8 and the standard deviation 8, a
-// coefficient of variation of exactly 1 (on the bound: vector-CSR, 8 lanes); with big = 25 it is
-// 1.02 (merge path). The longest row is 3x the mean, no row is empty.
-inline std::vector<int> spreadOnBoundary(bool vector_side) {
-    std::vector<int> lengths;
-    for (int group = 0; group < 1000; ++group) lengths.insert(lengths.end(), {4, 4, 4, 4, vector_side ? 24 : 25});
+// 2^20 rows of 4 nonzeros: 2^22 in all (on the bound: vector-CSR, 4 lanes); one more row of one
+// nonzero is past it (merge path), the mean still taking 4 lanes.
+inline std::vector<int> nonzerosOnBoundary(bool vector_side) {
+    std::vector<int> lengths(1 << 20, 4);
+    if (!vector_side) lengths.push_back(1);
     return lengths;
 }
