@@ -8,13 +8,13 @@
 //             split evenly over threads, so row-length skew and empty rows cost nothing extra;
 //             rows split between tiles are joined by decoupled look-back. One launch; where each
 //             tile starts is found once, when the Spmv is made (like cuSPARSE's ALG2 preprocessing).
-//   VectorCsr one sub-warp of 2..32 lanes per row (Bell & Garland 2009's vector kernel): the lanes
-//             stride over the row, long rows in 16-byte vector loads, x through the read-only
-//             cache, then a shuffle reduction. One launch, no temporary storage; fast when the rows
-//             are of similar length, slow when one row is much longer than the rest.
+//   VectorCsr sub-warps of 2..32 lanes, 2 rows each (Bell & Garland 2009's vector kernel): the
+//             lanes stride over a row, long rows in 16-byte vector loads, x through the read-only
+//             cache, then a shuffle reduction. One launch, no temporary storage; fast on small
+//             matrices, slow when one row is much longer than the rest.
 //   CusparseCsrAlg1 / CusparseCsrAlg2   cusparseSpMV, the reference.
 // Auto, the default, picks VectorCsr or MergePath for the matrix when the Spmv is made, from its
-// row lengths (spmv_plan.h: mean, spread, longest row, empty rows); chosen() says which.
+// row lengths (spmv_plan.h: the longest row's steps, the nonzeros); chosen() says which.
 //
 // Example:
 //   CsrMatrix<float> host{2, 2, {0, 1, 3}, {0, 0, 1}, {2.0f, 1.0f, 3.0f}};   // [[2, 0], [1, 3]]
