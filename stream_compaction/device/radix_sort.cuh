@@ -27,6 +27,11 @@
 //   radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, radix_sort_temp_bytes<int>(n), stream);
 //   radix_sort_keys(d_keys_in, d_keys_out, n, stream);
 //
+// Descending, or on part of each key (a bit range), with a RadixSortOrder (support/radix_sort_order.h)
+// after the temporary storage:
+//   radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, bytes, RadixSortOrder{true}, stream);        // descending
+//   radix_sort_pairs(d_k, d_k_out, d_v, d_v_out, n, d_temp, bytes, RadixSortOrder{false, 0, 16});  // low 16 bits
+//
 // Order: ascending and stable (equal keys keep their input order, and so do their values).
 //   int: two's complement order. unsigned: numeric order.
 //   float: -inf < negatives < -0.0 == +0.0 < positives < +inf; -0.0 and +0.0 are equal keys (they
@@ -42,6 +47,7 @@
 #include <stream_compaction/detail/scan/dispatch.cuh>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
+#include <stream_compaction/support/radix_sort_order.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -59,24 +65,49 @@ std::size_t radix_sort_temp_bytes(std::size_t n) {
     return detail::radix_temp_bytes<Key, Value>(n);
 }
 
+namespace detail {
+// The kernels' form of a RadixSortOrder: the compared bits, flipped when descending.
+inline RadixOrder radix_order(const RadixSortOrder &order, const char *name) {
+    const unsigned mask = radix_compared_bits(order, name);
+    return {mask, order.descending ? mask : 0u};
+}
+}  // namespace detail
+
+template <class Key>
+void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
+                     RadixSortOrder order, cudaStream_t stream = 0) {
+    SC_NVTX_RANGE("radix_sort_keys");
+    const detail::RadixOrder compared = detail::radix_order(order, "radix_sort_keys");
+    detail::radix_sort<Key, KeysOnly>("radix_sort_keys", d_keys_in, d_keys_out, nullptr, nullptr, n, d_temp,
+                                      temp_bytes, stream, detail::kRadixMaxPortionKeys, compared);
+}
+
 template <class Key>
 void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
                      cudaStream_t stream = 0) {
-    SC_NVTX_RANGE("radix_sort_keys");
-    detail::radix_sort<Key, KeysOnly>("radix_sort_keys", d_keys_in, d_keys_out, nullptr, nullptr, n, d_temp,
-                                      temp_bytes, stream);
+    radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, temp_bytes, RadixSortOrder{}, stream);
 }
 
 // Values only travel with their keys, so they move as raw bits: one kernel per value size.
 template <class Key, class Value>
 void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in, Value *d_values_out,
-                      std::size_t n, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+                      std::size_t n, void *d_temp, std::size_t temp_bytes, RadixSortOrder order,
+                      cudaStream_t stream = 0) {
     SC_NVTX_RANGE("radix_sort_pairs");
     static_assert(std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8),
                   "radix sort values are trivially copyable types of 4 or 8 bytes");
     using Bits = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;
+    const detail::RadixOrder compared = detail::radix_order(order, "radix_sort_pairs");
     detail::radix_sort<Key, Bits>("radix_sort_pairs", d_keys_in, d_keys_out, reinterpret_cast<const Bits *>(d_values_in),
-                                  reinterpret_cast<Bits *>(d_values_out), n, d_temp, temp_bytes, stream);
+                                  reinterpret_cast<Bits *>(d_values_out), n, d_temp, temp_bytes, stream,
+                                  detail::kRadixMaxPortionKeys, compared);
+}
+
+template <class Key, class Value>
+void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in, Value *d_values_out,
+                      std::size_t n, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+    radix_sort_pairs(d_keys_in, d_keys_out, d_values_in, d_values_out, n, d_temp, temp_bytes, RadixSortOrder{},
+                     stream);
 }
 
 template <class Key>

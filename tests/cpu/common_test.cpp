@@ -3,6 +3,7 @@
 
 #include <stream_compaction/common.h>
 #include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/radix_sort_order.h>
 #include <stream_compaction/tuning/block_sizes.h>
 #include <stream_compaction/tuning/policies.h>
 
@@ -102,5 +103,24 @@ TEST(LookBackDelay, SleepsOnlyFromThreeWavesOfResidentBlocksOn) {
         const SC::LookBackDelay delay = SC::look_back_delay(tuned, tiles, resident);
         EXPECT_EQ(delay.first_ns, tuned.first_ns) << tiles << " tiles";
         EXPECT_EQ(delay.poll_ns, tuned.poll_ns) << tiles << " tiles";
+    }
+}
+
+// A radix sort's compared bits: [begin_bit, end_bit) of the key's image; a bad range is refused.
+TEST(RadixSortOrder, ComparedBitsAndBadRanges) {
+    EXPECT_EQ(SC::radix_compared_bits(SC::RadixSortOrder{}, "sort"), 0xffffffffu);
+    EXPECT_EQ(SC::radix_compared_bits(SC::RadixSortOrder{true, 0, 8}, "sort"), 0xffu);
+    EXPECT_EQ(SC::radix_compared_bits(SC::RadixSortOrder{false, 4, 20}, "sort"), 0x000ffff0u);
+    EXPECT_EQ(SC::radix_compared_bits(SC::RadixSortOrder{false, 31, 32}, "sort"), 0x80000000u);
+    EXPECT_EQ(SC::radix_compared_bits(SC::RadixSortOrder{false, 1, 32}, "sort"), 0xfffffffeu);
+    EXPECT_EQ(SC::radix_compared_bits(SC::RadixSortOrder{false, 5, 5}, "sort"), 0u);  // nothing compared
+    for (const SC::RadixSortOrder &bad : {SC::RadixSortOrder{false, -1, 8}, SC::RadixSortOrder{false, 9, 8},
+                                          SC::RadixSortOrder{false, 0, 33}}) {
+        try {
+            SC::radix_compared_bits(bad, "radix_sort_keys");
+            ADD_FAILURE() << "accepted [" << bad.begin_bit << ", " << bad.end_bit << ")";
+        } catch (const std::invalid_argument &e) {
+            EXPECT_NE(std::string(e.what()).find("radix_sort_keys: bit range"), std::string::npos) << e.what();
+        }
     }
 }

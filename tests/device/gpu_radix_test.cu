@@ -406,11 +406,106 @@ TEST_F(GpuRadix, RejectsBadArgumentsBeforeAnyWork) {
                                                   SC::radix_sort_temp_bytes<int>(n))),
                  std::invalid_argument);
     EXPECT_THROW(SC::radix_sort_keys<int>(nullptr, sorted.get(), n), std::invalid_argument);
+    for (const SC::RadixSortOrder &bad : {SC::RadixSortOrder{false, -1, 8}, SC::RadixSortOrder{false, 9, 8},
+                                          SC::RadixSortOrder{true, 0, 33}}) {
+        EXPECT_THROW(SC::radix_sort_keys<int>(keys.get(), sorted.get(), n, temp.get(), bytes, bad),
+                     std::invalid_argument);
+        EXPECT_THROW((SC::radix_sort_pairs<int, float>(keys.get(), sorted.get(), values.get(), moved.get(), n,
+                                                       temp.get(), bytes, bad)),
+                     std::invalid_argument);
+        EXPECT_THROW(SC::radix_sort_keys<int>(keys.get(), sorted.get(), 0, temp.get(), bytes, bad),
+                     std::invalid_argument);  // refused even with nothing to sort
+    }
     SC_CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<unsigned char> untouched(n * sizeof(int));
     SC_CUDA_CHECK(cudaMemcpy(untouched.data(), sorted.get(), untouched.size(), cudaMemcpyDeviceToHost));
     EXPECT_TRUE(std::all_of(untouched.begin(), untouched.end(), [](unsigned char b) { return b == kPoisonByte; }))
         << "a rejected call wrote the output";
+}
+
+// The key's order-preserving image, as radix_sort_order.h defines it: the bits a RadixSortOrder's
+// range refers to.
+template <class Key>
+std::uint32_t orderedImage(Key key) {
+    const std::uint32_t bits = toBits(key);
+    if constexpr (std::is_same_v<Key, unsigned>) return bits;
+    if constexpr (std::is_same_v<Key, int>) return bits ^ 0x80000000u;
+    const std::uint32_t zeroed = bits == 0x80000000u ? 0u : bits;  // -0.0 as +0.0
+    return (zeroed & 0x80000000u) ? ~zeroed : zeroed | 0x80000000u;
+}
+
+// std::stable_sort on the compared bits of the keys' images, against the GPU, keys alone or with
+// their indices as values; through the public API, or through the sort of several portions.
+template <class Key>
+::testing::AssertionResult sortsInOrder(const std::vector<Key> &keys, bool pairs, const SC::RadixSortOrder &order,
+                                        std::size_t max_portion_keys = 0) {
+    const unsigned mask = SC::radix_compared_bits(order, "test");
+    const auto compared = [&](Key key) { return orderedImage(key) & mask; };
+    std::vector<Key> expected_keys = keys;
+    std::vector<int> expected_values = pairs ? indexValues<int>(keys.size()) : std::vector<int>{};
+    const std::vector<int> values = expected_values;
+    referenceSort(expected_keys, expected_values, [&](Key a, Key b) {
+        return order.descending ? compared(a) > compared(b) : compared(a) < compared(b);
+    });
+    const std::size_t n = keys.size();
+    DeviceBuffer<Key> d_keys = DeviceBuffer<Key>::from_host(keys.data(), n), d_keys_out(n);
+    DeviceBuffer<int> d_values = DeviceBuffer<int>::from_host(values.data(), values.size()), d_values_out(values.size());
+    d_keys_out.fill_bytes(kPoisonByte);
+    d_values_out.fill_bytes(kPoisonByte);
+    const std::size_t portion = max_portion_keys ? max_portion_keys : SC::detail::kRadixMaxPortionKeys;
+    DeviceBuffer<char> temp(SC::detail::radix_temp_bytes<Key, std::uint32_t>(n, portion));
+    temp.fill_bytes(kPoisonByte);
+    if (max_portion_keys != 0) {
+        SC::detail::radix_sort<Key, std::uint32_t>(
+            "radix_sort_pairs", d_keys.get(), d_keys_out.get(), reinterpret_cast<const std::uint32_t *>(d_values.get()),
+            reinterpret_cast<std::uint32_t *>(d_values_out.get()), n, temp.get(), temp.bytes(), 0, max_portion_keys,
+            SC::detail::radix_order(order, "radix_sort_pairs"));
+    } else if (pairs) {
+        SC::radix_sort_pairs(d_keys.get(), d_keys_out.get(), d_values.get(), d_values_out.get(), n, temp.get(),
+                             temp.bytes(), order);
+    } else {
+        SC::radix_sort_keys(d_keys.get(), d_keys_out.get(), n, temp.get(), temp.bytes(), order);
+    }
+    SC_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<Key> got_keys(n);
+    std::vector<int> got_values(values.size());
+    d_keys_out.copy_to_host(got_keys.data(), n);
+    d_values_out.copy_to_host(got_values.data(), values.size());
+    if (const long long i = firstDifference(got_keys, expected_keys); i >= 0)
+        return ::testing::AssertionFailure() << "key " << i << ": got " << got_keys[i] << ", expected "
+                                             << expected_keys[i];
+    if (const long long i = firstDifference(got_values, expected_values); i >= 0)
+        return ::testing::AssertionFailure() << "value " << i << ": got " << got_values[i] << ", expected "
+                                             << expected_values[i];
+    return ::testing::AssertionSuccess();
+}
+
+template <class Key>
+void checkOrders() {
+    const SC::RadixSortOrder orders[] = {{true, 0, 32},  {false, 0, 8},  {false, 4, 20}, {true, 3, 17}, {false, 8, 32},
+                                         {false, 31, 32}, {true, 24, 32}, {false, 5, 5},  {true, 0, 0}};
+    const std::size_t tile = tileItems();
+    for (const SC::RadixSortOrder &order : orders) {
+        SCOPED_TRACE(std::string(order.descending ? "descending" : "ascending") + " on bits [" +
+                     std::to_string(order.begin_bit) + ", " + std::to_string(order.end_bit) + ")");
+        for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{33}, tile + 1, 3 * tile - 5}) {
+            const std::uint32_t seed = freshSeed();
+            SCOPED_TRACE("n = " + std::to_string(n) + ", seed " + std::to_string(seed));
+            ASSERT_TRUE(sortsInOrder(makeKeys<Key>(n, Shape::Uniform, seed), n % 2 == 1, order));
+        }
+        ASSERT_TRUE(sortsInOrder(makeKeys<Key>(3 * tile - 5, Shape::FewDistinct, freshSeed()), true, order));
+    }
+    // Several portions: each digit pass in more than one launch.
+    ASSERT_TRUE(sortsInOrder(makeKeys<Key>(5 * tile + 7, Shape::Uniform, freshSeed()), true,
+                             SC::RadixSortOrder{true, 2, 30}, tile));
+}
+
+// Descending, and on part of each key: a stable sort on the compared bits of the keys' images,
+// keys alone and pairs, for every key type.
+TEST_F(GpuRadix, DescendingAndBitRanges) {
+    checkOrders<int>();
+    checkOrders<unsigned>();
+    checkOrders<float>();
 }
 
 TEST_F(GpuRadix, CourseInterfaceMatchesStdSort) {

@@ -28,12 +28,12 @@ void require_disjoint(const char *name, const T *in, const T *out, std::size_t n
         throw std::invalid_argument(std::string(name) + ": the output overlaps the input");
 }
 
-// The sort behind every entry point. `max_portion_keys` (at most kRadixMaxPortionKeys) lets the
-// tests reach the multi-portion path with small inputs.
+// The sort behind every entry point, comparing keys as `order` says. `max_portion_keys` (at most
+// kRadixMaxPortionKeys) lets the tests reach the multi-portion path with small inputs.
 template <class Key, class Value, int Items = kRadixItemsPerThread>
 void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in,
                 Value *d_values_out, std::size_t n, void *d_temp, std::size_t temp_bytes, cudaStream_t stream,
-                std::size_t max_portion_keys = kRadixMaxPortionKeys) {
+                std::size_t max_portion_keys = kRadixMaxPortionKeys, RadixOrder order = kRadixAscending) {
     static_assert(std::is_same_v<Key, int> || std::is_same_v<Key, unsigned> || std::is_same_v<Key, float>,
                   "radix sort keys are int, unsigned or float");
     constexpr bool kHasValues = kRadixHasValues<Value>;
@@ -68,7 +68,7 @@ void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const V
     const unsigned histogram_blocks =
         std::min(blocks_for(n, kRadixHistogramThreads * kRadixHistogramBatch), kRadixHistogramMaxBlocks);
     launch(radix_histogram_kernel<Key>, "radix_histogram_kernel", histogram_blocks, kRadixHistogramThreads, 0, stream,
-           d_keys_in, n, histogram);
+           d_keys_in, n, order, histogram);
     launch(radix_plan_kernel, "radix_plan_kernel", 1, kRadixBins, 0, stream, histogram, n, plans, bases,
            layout.portions);
 
@@ -78,9 +78,9 @@ void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const V
             const std::size_t first_tile = portion * layout.portion_tiles;
             const std::size_t tiles = std::min(layout.portion_tiles, layout.tiles - first_tile);
             launch(radix_onesweep_kernel<Key, Value, Items>, "radix_onesweep_kernel", blocks_for(tiles, 1), threads,
-                   shared_bytes, stream, buffers, n, digit, plans, tile_counters + digit * layout.portions + portion,
-                   status + digit * layout.tiles * kRadixBins, bases + digit * layout.portions * kRadixBins, portion,
-                   layout.portions, first_tile, tiles);
+                   shared_bytes, stream, buffers, n, digit, order, plans,
+                   tile_counters + digit * layout.portions + portion, status + digit * layout.tiles * kRadixBins,
+                   bases + digit * layout.portions * kRadixBins, portion, layout.portions, first_tile, tiles);
         }
     }
 }

@@ -59,9 +59,23 @@ struct RadixBits<float> {
     }
 };
 
+// What a sort compares: (ordered(key) ^ flip) & mask. Bits outside the mask read 0 for every key,
+// so the plan kernel skips the passes of digits wholly outside it; flipping the bits inside it
+// reverses their order (descending), and the passes stay stable.
+struct RadixOrder {
+    unsigned mask;
+    unsigned flip;
+};
+constexpr RadixOrder kRadixAscending{0xffffffffu, 0u};
+
 template <class Key>
-__host__ __device__ __forceinline__ unsigned radix_digit(Key key, int digit) {
-    return (RadixBits<Key>::ordered(key) >> (digit * kRadixDigitBits)) & (kRadixBins - 1);
+__host__ __device__ __forceinline__ unsigned radix_compared(Key key, RadixOrder order) {
+    return (RadixBits<Key>::ordered(key) ^ order.flip) & order.mask;
+}
+
+template <class Key>
+__host__ __device__ __forceinline__ unsigned radix_digit(Key key, int digit, RadixOrder order) {
+    return (radix_compared(key, order) >> (digit * kRadixDigitBits)) & (kRadixBins - 1);
 }
 
 // Where a pass reads and writes: the caller's input, the caller's output, or the temporary copy.
@@ -156,7 +170,7 @@ constexpr unsigned kRadixHistogramMaxBlocks = 1024;
 // Adds the digit counts of keys[0, n) into histogram[digit][bin] (zeroed before the launch).
 template <class Key>
 __global__ void __launch_bounds__(kRadixHistogramThreads) radix_histogram_kernel(const Key *keys, std::size_t n,
-                                                                                 u64 *histogram) {
+                                                                                 RadixOrder order, u64 *histogram) {
     __shared__ unsigned counts[kRadixDigits * kRadixBins];
     for (int i = threadIdx.x; i < kRadixDigits * kRadixBins; i += blockDim.x) counts[i] = 0;
     __syncthreads();
@@ -167,7 +181,7 @@ __global__ void __launch_bounds__(kRadixHistogramThreads) radix_histogram_kernel
 #pragma unroll
         for (int b = 0; b < kRadixHistogramBatch; ++b) {
             const std::size_t i = first + b * static_cast<std::size_t>(blockDim.x);
-            bits[b] = i < n ? RadixBits<Key>::ordered(keys[i]) : 0;
+            bits[b] = i < n ? radix_compared(keys[i], order) : 0;
         }
 #pragma unroll
         for (int b = 0; b < kRadixHistogramBatch; ++b) {
@@ -261,7 +275,7 @@ constexpr int kRadixRankGroup = 8;
 // ranking item by item, lane by lane, keeps equal digits in input order (stability).
 template <class Key, class Value, int ITEMS>
 __global__ void __launch_bounds__(kRadixMaxThreads) radix_onesweep_kernel(
-    RadixBuffers<Key, Value> buffers, std::size_t n, int digit, const RadixPassPlan *plans,
+    RadixBuffers<Key, Value> buffers, std::size_t n, int digit, RadixOrder order, const RadixPassPlan *plans,
     unsigned *tile_counter, unsigned *status, u64 *bases, std::size_t portion, std::size_t portions,
     std::size_t portion_first_tile, std::size_t portion_tiles) {
     const RadixPassPlan plan = plans[digit];
@@ -318,7 +332,7 @@ __global__ void __launch_bounds__(kRadixMaxThreads) radix_onesweep_kernel(
     for (int group = 0; group < ITEMS; group += kRadixRankGroup) {
 #pragma unroll
         for (int k = group; k < group + kRadixRankGroup && k < ITEMS; ++k) {
-            const unsigned bin = radix_digit(keys[k], digit);
+            const unsigned bin = radix_digit(keys[k], digit, order);
             unsigned peers = kFullMask;
             if (warp_valid < kWarpItems) peers = __ballot_sync(kFullMask, present(k));  // warp-uniform branch
 #pragma unroll
@@ -331,7 +345,7 @@ __global__ void __launch_bounds__(kRadixMaxThreads) radix_onesweep_kernel(
 #pragma unroll
         for (int k = group; k < group + kRadixRankGroup && k < ITEMS; ++k) {
             const unsigned peers = rank[k];
-            const unsigned bin = radix_digit(keys[k], digit);
+            const unsigned bin = radix_digit(keys[k], digit, order);
             const int leader = present(k) ? kWarpThreads - 1 - __clz(peers) : static_cast<int>(lane);
             unsigned counted_before = 0;
             if (present(k) && static_cast<int>(lane) == leader) {
@@ -429,7 +443,7 @@ __global__ void __launch_bounds__(kRadixMaxThreads) radix_onesweep_kernel(
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
         if (present(k)) {
-            rank[k] += warp_staged_at[radix_digit(keys[k], digit)];
+            rank[k] += warp_staged_at[radix_digit(keys[k], digit, order)];
             staged_keys[rank[k]] = keys[k];
         }
     }
@@ -456,7 +470,7 @@ __global__ void __launch_bounds__(kRadixMaxThreads) radix_onesweep_kernel(
         const unsigned slot = j * threads + threadIdx.x;
         if (slot < valid) {
             const Key key = staged_keys[slot];
-            const u64 destination = bin_destination[radix_digit(key, digit)] + slot;
+            const u64 destination = bin_destination[radix_digit(key, digit, order)] + slot;
             keys_destination[destination] = key;
             if constexpr (kHasValues) values_destination[destination] = staged_values[slot];
         }
