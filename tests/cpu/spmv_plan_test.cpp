@@ -51,39 +51,26 @@ SpmvPlan planOfMatrix(const SC::CsrMatrix<double> &m) {
 
 }  // namespace
 
-TEST(SpmvRowStats, NoRows) {
-    for (const std::vector<int> &offsets : {std::vector<int>{}, std::vector<int>{0}}) {
-        const SpmvRowStats stats = SC::row_length_stats(offsets.data(), offsets.size());
-        EXPECT_EQ(stats.rows, 0);
-        EXPECT_EQ(stats.nnz, 0);
-        EXPECT_EQ(stats.mean, 0);
-        EXPECT_EQ(stats.standard_deviation, 0);
-        EXPECT_EQ(stats.longest, 0);
-        EXPECT_EQ(stats.empty_rows, 0);
-        EXPECT_EQ(stats.coefficient_of_variation(), 0);
-    }
-}
-
-TEST(SpmvRowStats, AllRowsEmpty) {
-    const SpmvRowStats stats = statsOf({0, 0, 0, 0, 0});
-    EXPECT_EQ(stats.rows, 5);
-    EXPECT_EQ(stats.nnz, 0);
-    EXPECT_EQ(stats.mean, 0);
+// Statistics without spread: every field but the mean and deviation exact, those exactly as given.
+void expectUnspreadStats(const SpmvRowStats &stats, long long rows, long long nnz, double mean, long long longest,
+                         long long empty_rows) {
+    EXPECT_EQ(stats.rows, rows);
+    EXPECT_EQ(stats.nnz, nnz);
+    EXPECT_EQ(stats.mean, mean);
     EXPECT_EQ(stats.standard_deviation, 0);
-    EXPECT_EQ(stats.longest, 0);
-    EXPECT_EQ(stats.empty_rows, 5);
+    EXPECT_EQ(stats.longest, longest);
+    EXPECT_EQ(stats.empty_rows, empty_rows);
     EXPECT_EQ(stats.coefficient_of_variation(), 0);
 }
 
-TEST(SpmvRowStats, UniformRows) {
-    const SpmvRowStats stats = statsOf(std::vector<int>(100, 7));
-    EXPECT_EQ(stats.rows, 100);
-    EXPECT_EQ(stats.nnz, 700);
-    EXPECT_EQ(stats.mean, 7);
-    EXPECT_EQ(stats.standard_deviation, 0);
-    EXPECT_EQ(stats.longest, 7);
-    EXPECT_EQ(stats.empty_rows, 0);
+TEST(SpmvRowStats, NoRows) {
+    for (const std::vector<int> &offsets : {std::vector<int>{}, std::vector<int>{0}})
+        expectUnspreadStats(SC::row_length_stats(offsets.data(), offsets.size()), 0, 0, 0, 0, 0);
 }
+
+TEST(SpmvRowStats, AllRowsEmpty) { expectUnspreadStats(statsOf({0, 0, 0, 0, 0}), 5, 0, 0, 0, 5); }
+
+TEST(SpmvRowStats, UniformRows) { expectUnspreadStats(statsOf(std::vector<int>(100, 7)), 100, 700, 7, 7, 0); }
 
 // {0, 1, 0, 1000, 3}: mean 200.8, deviations -200.8, -199.8, -200.8, 799.2, -197.8.
 TEST(SpmvRowStats, OneHugeRowAndEmptyRows) {

@@ -200,6 +200,19 @@ void gpuSort(const std::vector<Key> &keys, const std::vector<Value> &values, std
     d_values_out.copy_to_host(sorted_values.data(), values.size());
 }
 
+// Keys and values bit for bit as expected, or the first difference.
+template <class Key, class Value>
+::testing::AssertionResult sameSort(const std::vector<Key> &got_keys, const std::vector<Key> &expected_keys,
+                                    const std::vector<Value> &got_values, const std::vector<Value> &expected_values) {
+    if (const long long i = firstDifference(got_keys, expected_keys); i >= 0)
+        return ::testing::AssertionFailure() << "key " << i << ": got " << got_keys[i] << ", expected "
+                                             << expected_keys[i];
+    if (const long long i = firstDifference(got_values, expected_values); i >= 0)
+        return ::testing::AssertionFailure() << "value " << i << ": got " << got_values[i] << ", expected "
+                                             << expected_values[i];
+    return ::testing::AssertionSuccess();
+}
+
 template <class Key, class Value>
 ::testing::AssertionResult sortsLikeStableSort(const std::vector<Key> &keys, bool pairs,
                                                std::size_t max_portion_keys = SC::detail::kRadixMaxPortionKeys) {
@@ -210,13 +223,7 @@ template <class Key, class Value>
     std::vector<Key> got_keys;
     std::vector<Value> got_values;
     gpuSort(keys, values, got_keys, got_values, max_portion_keys);
-    if (const long long i = firstDifference(got_keys, expected_keys); i >= 0)
-        return ::testing::AssertionFailure() << "key " << i << ": got " << got_keys[i] << ", expected "
-                                             << expected_keys[i];
-    if (const long long i = firstDifference(got_values, expected_values); i >= 0)
-        return ::testing::AssertionFailure() << "value " << i << ": got " << got_values[i] << ", expected "
-                                             << expected_values[i];
-    return ::testing::AssertionSuccess();
+    return sameSort(got_keys, expected_keys, got_values, expected_values);
 }
 
 template <class Key, class Value>
@@ -471,13 +478,7 @@ template <class Key>
     std::vector<int> got_values(values.size());
     d_keys_out.copy_to_host(got_keys.data(), n);
     d_values_out.copy_to_host(got_values.data(), values.size());
-    if (const long long i = firstDifference(got_keys, expected_keys); i >= 0)
-        return ::testing::AssertionFailure() << "key " << i << ": got " << got_keys[i] << ", expected "
-                                             << expected_keys[i];
-    if (const long long i = firstDifference(got_values, expected_values); i >= 0)
-        return ::testing::AssertionFailure() << "value " << i << ": got " << got_values[i] << ", expected "
-                                             << expected_values[i];
-    return ::testing::AssertionSuccess();
+    return sameSort(got_keys, expected_keys, got_values, expected_values);
 }
 
 template <class Key>
