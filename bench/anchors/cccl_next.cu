@@ -5,7 +5,7 @@
 // bench/plot/anchors.py to merge into sc_bench's CSV of the same GPU call.
 //
 // What it times, at every size of sc_bench's scan part (and with its --runs, --max-log2, --only; the
-// merge and segmented-sort parts' rows: cccl_next_merge.cu):
+// merge, segmented-sort and segmented parts' rows: cccl_next_merge.cu):
 //   scan           int32 cub::DeviceScan::ExclusiveSum          (sc_bench's "scan")
 //   compact 5/50/95 cub::DeviceSelect::If, x < 5 / 50 / 95     (sc_bench's "compact")
 //   partition 50   cub::DevicePartition::If, x < 50            (sc_bench's "partition")
@@ -72,9 +72,11 @@ const char kUsage[] =
     "float and double also through the environment API with and without\n"
     "cuda::execution::determinism::run_to_run. CUDA events, median of N runs after 3 warm-ups, as sc_bench.\n"
     "Also, for sc_bench's merge part, DeviceFind::LowerBoundSortedValues and LowerBound and DeviceMerge, and for\n"
-    "its segmented-sort part, DeviceSegmentedSort::StableSortKeys and StableSortPairs, on the same inputs.\n"
-    "Takes sc_bench's flags, so one argument list serves both: --only (scan, merge, segmented-sort), --runs,\n"
-    "--max-log2 as in sc_bench; --all, --sweep, --no-sweep, --matrix-dir are accepted and ignored.\n"
+    "its segmented-sort part, DeviceSegmentedSort::StableSortKeys and StableSortPairs, and for its segmented\n"
+    "part, DeviceScan::ExclusiveSumByKey and DeviceSegmentedScan::ExclusiveSegmentedSum, on the same inputs.\n"
+    "Takes sc_bench's flags, so one argument list serves both: --only (scan, merge, segmented-sort,\n"
+    "segmented), --runs, --max-log2 as in sc_bench; --all, --sweep, --no-sweep, --matrix-dir are accepted\n"
+    "and ignored.\n"
     "  --csv FILE    write every result as CSV in sc_bench's columns; merge it into sc_bench's CSV of the\n"
     "                same run with: python3 bench/plot/anchors.py BENCH.csv FILE\n"
     "Exit code: 0 done; 1 a result differs from its reference, or an error; 2 bad command line;\n"
@@ -426,8 +428,8 @@ int run(const bench::Options &options) {
     const auto runs = [&](const char *part) {
         return std::find(options.parts.begin(), options.parts.end(), part) != options.parts.end();
     };
-    if (!runs("scan") && !runs("merge") && !runs("segmented-sort")) {
-        std::printf("nothing to time: --only names none of scan, merge, segmented-sort\n");
+    if (!runs("scan") && !runs("merge") && !runs("segmented-sort") && !runs("segmented")) {
+        std::printf("nothing to time: --only names none of scan, merge, segmented-sort, segmented\n");
         return 0;
     }
     bench::Report report(csv.get());
@@ -435,6 +437,7 @@ int run(const bench::Options &options) {
     const bench::Stream stream;
     if (runs("merge")) bench::run_merge_anchors(options, report, implementation_name(), stream.get());
     if (runs("segmented-sort")) bench::run_segmented_sort_anchors(options, report, implementation_name(), stream.get());
+    if (runs("segmented")) bench::run_segmented_anchors(options, report, implementation_name(), stream.get());
     if (report.mismatches() > 0) {
         std::fprintf(stderr, "sc_bench_cccl_next: %d results differ from their reference (rows marked MISMATCH, ok=0)\n",
                      report.mismatches());

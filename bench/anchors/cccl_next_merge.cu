@@ -1,19 +1,28 @@
-// sc_bench_cccl_next's rows for sc_bench's merge and segmented-sort parts: CUB of the CCCL it is
-// built against, on the same inputs (sorted_inputs.cuh, segmented_sort_inputs.cuh) and sizes:
+// sc_bench_cccl_next's rows for sc_bench's merge, segmented-sort and segmented parts: CUB of the CCCL
+// it is built against, on the same inputs (sorted_inputs.cuh, segmented_sort_inputs.cuh,
+// segmented_inputs.cuh) and sizes:
 //   sorted_search lower   cub::DeviceFind::LowerBoundSortedValues ("cub_X.Y": needles sorted, as
 //                         ours) and cub::DeviceFind::LowerBound ("cub_X.Y_binary": any needles)
 //   merge_keys, merge_pairs  cub::DeviceMerge
 //   segmented_sort_keys, segmented_sort_pairs  cub::DeviceSegmentedSort::StableSortKeys / Pairs
+//   segmented_scan        cub::DeviceScan::ExclusiveSumByKey on segment ids ("cub_X.Y", sc_bench's
+//                         "cub" row) and cub::DeviceSegmentedScan::ExclusiveSegmentedSum on the CSR
+//                         offsets ("cub_X.Y_offsets", CCCL 3.3 on)
 // Checks: the two searches agree with thrust::lower_bound of the same CCCL; a merge's keys are
-// sorted and the pairs' keys equal the keys' merge; the sorted pairs' keys equal the sorted keys.
+// sorted and the pairs' keys equal the keys' merge; the sorted pairs' keys equal the sorted keys;
+// the segmented scan from offsets equals the one by key.
 #include "cccl_next_parts.h"
+#include "segmented_inputs.cuh"
 #include "segmented_sort_inputs.cuh"
 #include "sorted_inputs.cuh"
 
 #include <cub/device/device_find.cuh>
 #include <cub/device/device_merge.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <cuda/std/execution>
+#include <cuda/std/functional>
 #include <cuda/stream_ref>
 #include <thrust/binary_search.h>
 #include <thrust/equal.h>
@@ -167,6 +176,56 @@ void segmented_sort_rows(const Options &options, Report &report, const std::stri
     }
 }
 
+void segmented_scan_rows(const Options &options, Report &report, const std::string &name, cudaStream_t stream) {
+    using namespace segmented_inputs;
+    const Size size = power_of_two(std::min(kLog2, options.max_log2));
+    const std::size_t n = size.n;
+    DeviceBuffer<int> values(n), keys(n), out(n), by_key(n);
+    fill_values<<<fill_blocks(n), kFillThreads, 0, stream>>>(values.get(), n);
+    SC_CHECK_LAUNCH(fill_values);
+    Rotation rotation(n, copy_stride(n));  // one copy: 2^26 values are past L2, as in sc_bench
+    for (const Segmentation &segmentation : make_segmentations(n)) {
+        const std::vector<int> &host_offsets = segmentation.offsets;
+        const std::int64_t segments = static_cast<std::int64_t>(host_offsets.size()) - 1;
+        std::vector<int> host_keys(n);  // segment ids: CUB's and Thrust's keys, as in sc_bench
+        for (std::int64_t s = 0; s < segments; ++s)
+            std::fill(host_keys.begin() + host_offsets[s], host_keys.begin() + host_offsets[s + 1], static_cast<int>(s));
+        SC_CUDA_CHECK(cudaMemcpy(keys.get(), host_keys.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+        const DeviceBuffer<int> offsets = DeviceBuffer<int>::from_host(host_offsets.data(), host_offsets.size());
+        const int *d_values = values.get(), *d_keys = keys.get(), *d_offsets = offsets.get();
+        int *d_out = out.get();
+        std::size_t by_key_bytes = 0, offsets_bytes = 0;
+        SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(nullptr, by_key_bytes, d_keys, d_values, d_out,
+                                                         static_cast<int>(n), cuda::std::equal_to<>{}, stream));
+        SC_CUDA_CHECK(cub::DeviceSegmentedScan::ExclusiveSegmentedSum(nullptr, offsets_bytes, d_values, d_out,
+                                                                      d_offsets, d_offsets + 1, segments, stream));
+        DeviceBuffer<char> temp(std::max({by_key_bytes, offsets_bytes, std::size_t{1}}));
+        char *d_temp = temp.get();
+        const std::size_t temp_bytes = temp.bytes();
+        time_row(options, report, "segmented_scan", size, segmentation.name, 8.0 * n, name, rotation, stream,
+                 [=](std::size_t) {
+                     std::size_t bytes = temp_bytes;
+                     SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(d_temp, bytes, d_keys, d_values, d_out,
+                                                                      static_cast<int>(n), cuda::std::equal_to<>{},
+                                                                      stream));
+                 },
+                 [&] {
+                     SC_CUDA_CHECK(cudaMemcpyAsync(by_key.get(), d_out, n * sizeof(int), cudaMemcpyDeviceToDevice,
+                                                   stream));
+                     return true;  // checked below, against the scan from offsets
+                 });
+        time_row(options, report, "segmented_scan", size, segmentation.name, 8.0 * n, name + "_offsets", rotation,
+                 stream,
+                 [=](std::size_t) {
+                     std::size_t bytes = temp_bytes;
+                     SC_CUDA_CHECK(cub::DeviceSegmentedScan::ExclusiveSegmentedSum(d_temp, bytes, d_values, d_out,
+                                                                                   d_offsets, d_offsets + 1, segments,
+                                                                                   stream));
+                 },
+                 [&] { return thrust::equal(thrust::cuda::par.on(stream), d_out, d_out + n, by_key.get()); });
+    }
+}
+
 }  // namespace
 
 void run_merge_anchors(const Options &options, Report &report, const std::string &name, cudaStream_t stream) {
@@ -179,6 +238,10 @@ void run_merge_anchors(const Options &options, Report &report, const std::string
 
 void run_segmented_sort_anchors(const Options &options, Report &report, const std::string &name, cudaStream_t stream) {
     segmented_sort_rows(options, report, name, stream);
+}
+
+void run_segmented_anchors(const Options &options, Report &report, const std::string &name, cudaStream_t stream) {
+    segmented_scan_rows(options, report, name, stream);
 }
 
 }  // namespace bench
