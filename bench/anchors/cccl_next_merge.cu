@@ -214,6 +214,8 @@ void segmented_scan_rows(const Options &options, Report &report, const std::stri
                                                    stream));
                      return true;  // checked below, against the scan from offsets
                  });
+        // Poisoned, so that an element the scan from offsets does not write fails the check.
+        SC_CUDA_CHECK(cudaMemsetAsync(d_out, 0xA5, n * sizeof(int), stream));
         time_row(options, report, "segmented_scan", size, segmentation.name, 8.0 * n, name + "_offsets", rotation,
                  stream,
                  [=](std::size_t) {

@@ -223,7 +223,13 @@ TEST_P(GpuAlignment, RadixSortKeys) {
     }
 }
 
-TEST_P(GpuAlignment, RadixSortPairs) {
+namespace {
+
+// Pairs sorted as `order` says (the keys' compared bits: an int's with the sign bit flipped), with
+// the caller's storage at `offset`.
+void checkRadixPairs(const SC::RadixSortOrder &order, std::size_t offset) {
+    const unsigned mask = SC::radix_compared_bits(order, "test");
+    const auto compared = [mask](int key) { return (static_cast<unsigned>(key) ^ 0x80000000u) & mask; };
     std::mt19937 rng(freshSeed());
     for (const std::size_t n : kSizes) {
         SCOPED_TRACE("n = " + std::to_string(n));
@@ -235,24 +241,31 @@ TEST_P(GpuAlignment, RadixSortPairs) {
         DeviceBuffer<std::int64_t> d_values = DeviceBuffer<std::int64_t>::from_host(values.data(), n), d_values_out(n);
         d_keys_out.fill_bytes(kPoisonByte);
         d_values_out.fill_bytes(kPoisonByte);
-        ASSERT_TRUE(runCarved(SC::radix_sort_temp_bytes<int, std::int64_t>(n), offset(),
+        ASSERT_TRUE(runCarved(SC::radix_sort_temp_bytes<int, std::int64_t>(n), offset,
                               [&](void *temp, std::size_t bytes) {
                                   SC::radix_sort_pairs(d_keys.get(), d_keys_out.get(), d_values.get(),
-                                                       d_values_out.get(), n, temp, bytes);
+                                                       d_values_out.get(), n, temp, bytes, order);
                               }));
-        std::vector<std::size_t> order(n);
-        std::iota(order.begin(), order.end(), std::size_t(0));
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+        std::vector<std::size_t> sorted_order(n);
+        std::iota(sorted_order.begin(), sorted_order.end(), std::size_t(0));
+        std::stable_sort(sorted_order.begin(), sorted_order.end(), [&](std::size_t a, std::size_t b) {
+            return order.descending ? compared(keys[a]) > compared(keys[b]) : compared(keys[a]) < compared(keys[b]);
+        });
         std::vector<int> sorted_keys(n);
         std::vector<std::int64_t> sorted_values(n);
         for (std::size_t i = 0; i < n; ++i) {
-            sorted_keys[i] = keys[order[i]];
-            sorted_values[i] = values[order[i]];
+            sorted_keys[i] = keys[sorted_order[i]];
+            sorted_values[i] = values[sorted_order[i]];
         }
         ASSERT_TRUE(sameElements(download(d_keys_out.get(), n), sorted_keys, "keys"));
         ASSERT_TRUE(sameElements(download(d_values_out.get(), n), sorted_values, "values"));
     }
 }
+
+}  // namespace
+
+TEST_P(GpuAlignment, RadixSortPairs) { checkRadixPairs(SC::RadixSortOrder{}, offset()); }
+TEST_P(GpuAlignment, RadixSortPairsDescendingOnABitRange) { checkRadixPairs(SC::RadixSortOrder{true, 2, 9}, offset()); }
 
 // The course unit's classic sort (radix.h) takes caller storage too.
 TEST_P(GpuAlignment, ClassicRadixSort) {
@@ -403,6 +416,8 @@ void checkSpmv(SC::SpmvAlgorithm algorithm, std::size_t offset) {
 
 TEST_P(GpuAlignment, SpmvFlatCallerStorage) { checkSpmv(SC::SpmvAlgorithm::Flat, offset()); }
 TEST_P(GpuAlignment, SpmvMergePathCallerStorage) { checkSpmv(SC::SpmvAlgorithm::MergePath, offset()); }
+TEST_P(GpuAlignment, SpmvVectorCsrCallerStorage) { checkSpmv(SC::SpmvAlgorithm::VectorCsr, offset()); }
+TEST_P(GpuAlignment, SpmvAutoCallerStorage) { checkSpmv(SC::SpmvAlgorithm::Auto, offset()); }
 
 // ---- user data one int past its allocation (4-byte, not 16-byte aligned) ----
 
