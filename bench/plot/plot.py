@@ -4,8 +4,9 @@
     python3 bench/plot/plot.py bench.csv --out img
 
 writes img/scan_time.png, img/scan_bandwidth.png, img/block_size_sweep.png and img/compaction.png,
-and the radix, segmented-scan, SpMV and reduction figures of radix_sort.py, segmented.py, spmv.py,
-reduction.py (img/reduce.png: the reduction strategies across n),
+and the radix, segmented-scan, SpMV, reduction and load-balancing figures of radix_sort.py,
+segmented.py, spmv.py, reduction.py (img/reduce.png: the reduction strategies across n) and
+load_balance.py (img/load_balance.png, img/merge.png),
 and prints Markdown tables of the results, for the README. Parts missing from the CSV are skipped.
 Every ratio is to the fastest library at the same point in the CSV (anchors.py), whichever that is:
 cub, thrust, another CCCL's cub_<version> merged in from sc_bench_cccl_next, or cuSPARSE.
@@ -20,6 +21,7 @@ import sys
 import anchors  # no matplotlib: the libraries and the ratios to the fastest of them
 
 plt = None  # matplotlib.pyplot, imported by main() after the command line is parsed
+titled = save = power_of_two_axis = None  # figure.py's, imported with it
 
 # Libraries first; each implementation keeps its colour in every figure (matplotlib's tab10).
 TAB10 = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
@@ -73,28 +75,6 @@ def by_implementation(rows):
     impls = sorted({r["implementation"] for r in rows}, key=order_key)
     return [(impl, sorted((r for r in rows if r["implementation"] == impl), key=lambda r: (r["n"], r["block"])))
             for impl in impls]
-
-
-def titled(ax, what, gpu):
-    ax.set_title(what + (f"\n{gpu}" if gpu else ""), fontsize=10)
-
-
-def save(fig, out, name):
-    path = os.path.join(out, name)
-    fig.tight_layout()
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    print(f"wrote {path}", file=sys.stderr)
-
-
-def power_of_two_axis(axis):
-    """Ticks at the powers of two labelled 2^k: sizes from 2^10 to 2^28 stay readable."""
-    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
-    lo, hi = axis.get_view_interval()
-    exponents = range(max(0, math.floor(math.log2(lo))), math.ceil(math.log2(hi)) + 1)
-    axis.set_major_locator(FixedLocator([2.0 ** k for k in exponents if k % 2 == 0]))
-    axis.set_minor_locator(NullLocator())
-    axis.set_major_formatter(FuncFormatter(lambda value, _: f"$2^{{{round(math.log2(value))}}}$"))
 
 
 def plain_log_axis(ax):
@@ -263,6 +243,9 @@ def main():
     matplotlib.use("Agg")  # files only: the GPU machine has no display
     import matplotlib.pyplot
     plt = matplotlib.pyplot
+    global titled, save, power_of_two_axis
+    from figure import powers_of_two_axis as power_of_two_axis, save, titled
+    import load_balance
     import radix_sort  # each family's figures and table in its own module (they import matplotlib)
     import reduction
     import segmented
@@ -273,7 +256,7 @@ def main():
     plot_sweep(rows, gpu, args.out)
     plot_compaction(rows, gpu, args.out)
     markdown(rows)
-    for part in (radix_sort, segmented, spmv, reduction):
+    for part in (radix_sort, segmented, spmv, reduction, load_balance):
         part.plot(rows, gpu, args.out)
         part.markdown(rows)
 

@@ -7,14 +7,10 @@ table: ms, GB/s and the ratio to the fastest library of the point (CUB; plot.py 
 the issue's sizes (2^10, 2^16, 2^20 and the largest n). Nothing when the CSV has no reduce rows.
 Imported by plot.py once matplotlib may be.
 """
-import math
-import os
-import sys
-
 import matplotlib.pyplot as plt
 
 import anchors  # size_label
-from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+from figure import gbps_against_n, power_of_two, save, titled
 
 OPERATION = "reduce"
 PANELS = [("sum", "Sum of int32"), ("max", "Maximum of int32")]
@@ -34,18 +30,6 @@ def implementations(rows):
     return sorted(names, key=lambda i: (ORDER.index(i) if i in ORDER else len(ORDER), i))
 
 
-def power_of_two(n):
-    return n & (n - 1) == 0
-
-
-def powers_of_two_axis(axis):
-    lo, hi = axis.get_view_interval()
-    exponents = range(max(0, math.floor(math.log2(lo))), math.ceil(math.log2(hi)) + 1)
-    axis.set_major_locator(FixedLocator([2.0 ** k for k in exponents if k % 2 == 0]))
-    axis.set_minor_locator(NullLocator())
-    axis.set_major_formatter(FuncFormatter(lambda value, _: f"$2^{{{round(math.log2(value))}}}$"))
-
-
 def panel(ax, rows, copies, what, gpu):
     """GB/s read against n (powers of two only: the 2^k - 3 points would crowd them)."""
     for impl in implementations(rows):
@@ -56,15 +40,9 @@ def panel(ax, rows, copies, what, gpu):
     if copies:
         ax.plot([r["n"] for r in copies], [r["gbps"] for r in copies], color="black", linestyle=":", linewidth=1.2,
                 label="copy (bytes read + written)")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    powers_of_two_axis(ax.xaxis)
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
-    ax.set_xlabel("n (int32 elements)")
-    ax.set_ylabel("GB/s of input read (4 bytes per element)")
-    ax.grid(True, which="both", alpha=0.3)
+    gbps_against_n(ax, "n (int32 elements)", "GB/s of input read (4 bytes per element)")
     ax.legend(fontsize=8, loc="upper left")  # the curves rise from the lower left
-    ax.set_title(what + (f"\n{gpu}" if gpu else ""), fontsize=10)
+    titled(ax, what, gpu)
 
 
 def plot(rows, gpu, out):
@@ -76,11 +54,7 @@ def plot(rows, gpu, out):
     fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 5), squeeze=False)
     for ax, (selected, what) in zip(axes[0], panels):
         panel(ax, selected, copies, what, gpu)
-    path = os.path.join(out, "reduce.png")
-    fig.tight_layout()
-    fig.savefig(path, dpi=130)
-    plt.close(fig)
-    print(f"wrote {path}", file=sys.stderr)
+    save(fig, out, "reduce.png")
 
 
 def markdown(rows):

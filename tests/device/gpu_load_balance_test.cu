@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -329,6 +330,55 @@ TEST_F(GpuLoadBalance, ExpandGatherAndMove) {
             EXPECT_EQ(download(d_gathered, n), gathered);
             EXPECT_EQ(download(d_moved, n), moved);
         }
+}
+
+// A 16-byte segment value, the widest interval_expand takes.
+struct Wide {
+    long long a, b;
+};
+
+// Expand into outputs at offsets 0 .. 3 items into a poisoned buffer, for values of 1 to 16 bytes:
+// every item written, nothing outside the output (poisoned guards around it).
+template <class T>
+void checkExpandOfWidth(const std::vector<int> &offsets, std::mt19937 &rng) {
+    const std::size_t segments = offsets.size() - 1, n = static_cast<std::size_t>(offsets.back());
+    const Expected e = reference(offsets);
+    std::vector<unsigned char> bytes(segments * sizeof(T));  // compared as bytes: a double may be a NaN
+    for (unsigned char &b : bytes) b = static_cast<unsigned char>(rng());
+    std::vector<T> values(segments);
+    std::memcpy(values.data(), bytes.data(), bytes.size());
+    constexpr std::size_t kPlaces = 4, kGuard = kPlaces + 1;
+    DeviceArena arena;
+    int *d_offsets = arena.make<int>(offsets.size());
+    T *d_values = arena.make<T>(segments), *d_out = arena.make<T>(n + 2 * kGuard);
+    upload(0, d_offsets, offsets);
+    upload(0, d_values, values);
+    const std::vector<T> poisoned = download(d_out, n + 2 * kGuard);
+    for (std::size_t place = 0; place < kPlaces; ++place) {
+        SCOPED_TRACE(std::to_string(sizeof(T)) + "-byte values, output at item " + std::to_string(place));
+        SC::interval_expand(n, d_offsets, segments, d_values, d_out + kGuard + place);
+        SC_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<T> expected = poisoned;
+        for (std::size_t i = 0; i < n; ++i) expected[kGuard + place + i] = values[e.segment[i]];
+        const std::vector<T> got = download(d_out, n + 2 * kGuard);
+        EXPECT_EQ(std::memcmp(got.data(), expected.data(), got.size() * sizeof(T)), 0);
+        upload(0, d_out, poisoned);
+    }
+}
+
+TEST_F(GpuLoadBalance, ExpandOfEveryValueWidth) {
+    std::mt19937 rng(freshSeed());
+    const int tile = SC::kLbsThreads * SC::kLbsItemsPerThread;
+    for (const std::vector<int> &offsets :
+         {offsetsFromLengths(makeLengths(3000, 9, Shape::PowerLaw, rng)),
+          offsetsFromLengths(makeLengths(2000, 30, Shape::EmptyRuns, rng)), offsetsFromLengths({1}),
+          offsetsFromLengths({0, 0, 3 * tile + 5, 0}), offsetsFromLengths({tile - 1, 1, tile, 2, 5})}) {
+        checkExpandOfWidth<unsigned char>(offsets, rng);
+        checkExpandOfWidth<short>(offsets, rng);
+        checkExpandOfWidth<int>(offsets, rng);
+        checkExpandOfWidth<double>(offsets, rng);
+        checkExpandOfWidth<Wide>(offsets, rng);
+    }
 }
 
 // Captured once, replayed with new segment sizes (same counts) and values between replays.

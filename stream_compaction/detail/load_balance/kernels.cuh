@@ -79,15 +79,18 @@ __device__ __forceinline__ void lbs_tile(const Offset *offsets, long long segmen
         static_cast<int>(threadIdx.x) * kLbsItemsPerThread < tile_length ? static_cast<int>(threadIdx.x) * kLbsItemsPerThread : tile_length;
     int row, item;
     tile_merge_path_search(thread_diagonal, tile.row_ends, tile_rows, tile_items, row, item);
+    // The current segment's end stays in a register, read again only when the walk leaves it.
+    const auto end_of = [&](int r) { return r < tile_rows ? tile.row_ends[r] : tile_items; };
+    int end = end_of(row);
     const int steps = tile_length - thread_diagonal;
 #pragma unroll
     for (int step = 0; step < kLbsItemsPerThread; ++step) {
         if (step < steps) {
-            if (item < tile_items && (row >= tile_rows || item < tile.row_ends[row])) {
+            if (item < end) {  // end <= tile_items, whatever the offsets
                 tile.row_of[item] = row;
                 ++item;
             } else {
-                ++row;
+                end = end_of(++row);
             }
         }
     }
