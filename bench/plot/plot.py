@@ -21,7 +21,7 @@ import sys
 import anchors  # no matplotlib: the libraries and the ratios to the fastest of them
 
 plt = None  # matplotlib.pyplot, imported by main() after the command line is parsed
-titled = save = power_of_two_axis = None  # figure.py's, imported with it
+titled = save = powers_of_two_axis = None  # figure.py's, imported with it
 
 # Libraries first; each implementation keeps its colour in every figure (matplotlib's tab10).
 TAB10 = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
@@ -113,7 +113,7 @@ def plot_scan(rows, gpu, out):
             ax.plot([r["n"] for r in copies], [r[field] for r in copies], label="copy (cudaMemcpyAsync)", **COPY_STYLE)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
-        power_of_two_axis(ax.xaxis)
+        powers_of_two_axis(ax.xaxis)
         plain_log_axis(ax)
         ax.set_xlabel("n (elements)")
         ax.set_ylabel(ylabel)
@@ -224,7 +224,7 @@ def markdown(rows):
 
 
 def main():
-    global plt
+    global plt, titled, save, powers_of_two_axis
     parser = argparse.ArgumentParser(
         description="Plots sc_bench's CSV (sc_bench --csv FILE; with sc_bench_cccl_next's rows merged in by "
                     "bench/plot/anchors.py, if any) and prints Markdown tables. Needs matplotlib.")
@@ -243,8 +243,7 @@ def main():
     matplotlib.use("Agg")  # files only: the GPU machine has no display
     import matplotlib.pyplot
     plt = matplotlib.pyplot
-    global titled, save, power_of_two_axis
-    from figure import powers_of_two_axis as power_of_two_axis, save, titled
+    from figure import powers_of_two_axis, save, titled
     import load_balance
     import radix_sort  # each family's figures and table in its own module (they import matplotlib)
     import reduction
