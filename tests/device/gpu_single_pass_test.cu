@@ -18,6 +18,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -185,6 +186,48 @@ TEST_F(SinglePass, EveryArithmeticTypeAndOperator) {
         checkScans<double>(SC::Sum{}, 0.0, sizes);
         checkScans<double>(SC::Min{}, INFINITY, tileSizes<double>(threads));
     }
+}
+
+// Floating-point scans combine their tiles in a fixed order (detail/grid/fixed_order_look_back.cuh):
+// every run of the same scan gives the same bits. Each run's output is poisoned first; run 0 is
+// checked against the CPU, the others byte for byte against run 0.
+template <class T>
+void checkRepeatsItsBits(std::size_t n, int runs, bool exclusive) {
+    SCOPED_TRACE("n = " + std::to_string(n) + (exclusive ? ", exclusive" : ", inclusive"));
+    const std::vector<T> in = randomVector<T>(n, freshSeed());
+    DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n);
+    DeviceBuffer<T> d_out(n);
+    DeviceBuffer<char> temp(SC::scan_temp_bytes<T>(n));
+    temp.fill_bytes(kPoisonByte);
+    std::vector<T> first(n), again(n);
+    for (int run = 0; run < runs; ++run) {
+        d_out.fill_bytes(kPoisonByte);
+        if (exclusive) SC::exclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, T(0), temp.get(), temp.bytes());
+        else SC::inclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, temp.get(), temp.bytes());
+        std::vector<T> &got = run == 0 ? first : again;
+        d_out.copy_to_host(got.data(), n);
+        if (run == 0) {
+            ASSERT_TRUE(matches(in, first, referenceScan(in, SC::Sum{}, exclusive, T(0))));
+            continue;
+        }
+        const auto differs = std::mismatch(first.begin(), first.end(), again.begin(),
+                                           [](T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; });
+        ASSERT_TRUE(differs.first == first.end())
+            << "run " << run << " differs from run 0 at element " << (differs.first - first.begin()) << ": "
+            << *differs.second << " against " << *differs.first;
+    }
+}
+
+// Tile counts around the fixed order's groups (32 tiles) and spans (32 groups), at the smallest
+// block size (the smallest tiles).
+TEST_F(SinglePass, FloatScansRepeatTheirBitsAroundGroupsAndSpans) {
+    SC::block_sizes().single_pass = 32;
+    const std::size_t tile = SC::detail::tile_items_for<float>(32);
+    for (std::size_t tiles : {31, 32, 33, 1023, 1024, 1025, 2 * 1024 + 32 + 1})
+        for (bool exclusive : {true, false}) {
+            checkRepeatsItsBits<float>(tiles * tile - 3, 5, exclusive);
+            checkRepeatsItsBits<double>(tiles * SC::detail::tile_items_for<double>(32) + 1, 3, exclusive);
+        }
 }
 
 TEST_F(SinglePass, NonCommutativeOperatorsOfEverySize) {
@@ -580,6 +623,14 @@ TEST(GpuLarge, SinglePassScanAndSelectAt2To28) {
     ASSERT_TRUE(matches(in, gpuScan(in, SC::Sum{}, true, 0, false), referenceScan(in, SC::Sum{}, true, 0)));
     ASSERT_TRUE(selectsLikeCpu(in, SC::NonZero{}, Selection::StablePartition));
     ASSERT_TRUE(selectsLikeCpu(in, SC::NonZero{}, Selection::Partition));
+}
+
+// The issue's proof: 30 runs of a 2^26-item float (and double) scan, bit for bit the same.
+TEST(GpuLarge, FloatScansRepeatTheirBitsOver30Runs) {
+    SKIP_WITHOUT_GPU();
+    checkRepeatsItsBits<float>(std::size_t(1) << 26, 30, true);
+    checkRepeatsItsBits<float>((std::size_t(1) << 26) + 12345, 30, false);
+    checkRepeatsItsBits<double>(std::size_t(1) << 26, 30, true);
 }
 
 TEST(GpuLarge, OneByteScanPast2To31Elements) {

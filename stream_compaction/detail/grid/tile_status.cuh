@@ -116,6 +116,21 @@ __device__ __forceinline__ void sleep_ns(unsigned ns) {
 #endif
 }
 
+// The combination, in order, of the values of lanes [0, count) of a warp where lane i holds the
+// (i + 1)-th latest (lane 0 the latest, so each combination is op(higher lane, lower lane)); every
+// lane gets it. The tree's shape depends on `count` alone, so equal inputs give equal bits. Run by
+// the whole warp; nothing (not valid) for a count of 0.
+template <class T, class Op>
+__device__ __forceinline__ Partial<T> reduce_later_to_earlier(T x, unsigned count, Op op, unsigned lane) {
+    // After the step of `offset`, lane i holds lanes [i, min(i + 2 * offset, count) - 1].
+#pragma unroll
+    for (unsigned offset = 1; offset < kWarpThreads; offset *= 2) {
+        const T earlier = shfl_down(x, offset);
+        if (lane + offset < count) x = op(earlier, x);
+    }
+    return {shfl_idx(x, 0), count > 0};
+}
+
 // Run by one whole warp for tile > 0 after its aggregate is published: returns the combination of
 // all tiles before `tile`, in order. Lane i examines tile (window_end - 1 - i). The warp sleeps as
 // `delay` says before its first read and between reads of a window not yet all published.
@@ -139,14 +154,7 @@ __device__ T look_back(const Status &status, std::size_t tile, u64 epoch, Op op,
         const unsigned prefix_lanes = __ballot_sync(kFullMask, predecessor >= 0 && (tag & 1));
         // Tile 0 always publishes an inclusive prefix, so a window that reaches it stops there.
         const unsigned stop = prefix_lanes ? __ffs(prefix_lanes) - 1 : kWarpThreads - 1;
-        // Ordered reduction of lanes [0, stop]: lane i ends up with tiles [i, min(i + 2o - 1, stop)].
-        T x = value;
-#pragma unroll
-        for (unsigned offset = 1; offset < kWarpThreads; offset *= 2) {
-            const T earlier = shfl_down(x, offset);
-            if (lane + offset <= stop) x = op(earlier, x);
-        }
-        const T window = shfl_idx(x, 0);
+        const T window = reduce_later_to_earlier(value, stop + 1, op, lane).value;
         exclusive = have ? op(window, exclusive) : window;
         have = true;
         if (prefix_lanes) return exclusive;

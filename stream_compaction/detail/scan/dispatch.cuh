@@ -31,7 +31,7 @@ std::size_t transform_tile_items_for(int threads) {
 template <class T>
 TempLayout<2> single_pass_layout(std::size_t n) {
     const std::size_t max_tiles = (n + tile_items_for<T>(kWarpThreads) - 1) / tile_items_for<T>(kWarpThreads);
-    return temp_layout(sizeof(CallState), TileStatus<T>::bytes(max_tiles));
+    return temp_layout(sizeof(CallState), TileStatus<T>::bytes(scan_status_words<T>(max_tiles)));
 }
 
 template <class T>

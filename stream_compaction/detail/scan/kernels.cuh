@@ -1,6 +1,8 @@
 #pragma once
-// The single-pass scan's tile kernels: one tile of items per block, its prefix by decoupled look-back.
+// The single-pass scan's tile kernels: one tile of items per block, its prefix by decoupled look-back
+// (for floating-point items, by the fixed-order look-back: the same bits on every run).
 #include <stream_compaction/detail/block/tile_scan.cuh>
+#include <stream_compaction/detail/grid/fixed_order_look_back.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>
@@ -18,7 +20,7 @@ __device__ __forceinline__ void scan_tile(std::size_t n, Op op, Partial<T> first
                                           LoadItems load_items, StoreItems store_items) {
     constexpr int VEC = vector_items<T>();
     auto &smem = shared_storage<TileScanStorage<T, R>>();
-    const auto status = TileStatus<T>::at(status_storage, tiles);
+    const auto status = TileStatus<T>::at(status_storage, scan_status_words<T>(tiles));
 
     const TileAssignment assigned = block_take_tile(smem, state, call_tag, tiles);
     const unsigned tile = assigned.tile;
@@ -37,7 +39,10 @@ __device__ __forceinline__ void scan_tile(std::size_t n, Op op, Partial<T> first
     block_row_prefixes<R>(
         totals, prefix, op,
         [&](const T &aggregate) {
-            return chained_tile_prefix<T>(status, tile, epoch, aggregate, first_prefix, op, delay);
+            if constexpr (kFixedOrderScan<T>)
+                return fixed_order_tile_prefix<T>(status, tiles, tile, epoch, aggregate, first_prefix, op, delay);
+            else
+                return chained_tile_prefix<T>(status, tile, epoch, aggregate, first_prefix, op, delay);
         },
         smem);
 
