@@ -22,6 +22,7 @@
 #include <stream_compaction/io/matrix_generators.h>
 #include <stream_compaction/radix.h>
 #include <stream_compaction/spmv.h>
+#include <stream_compaction/tuning/block_sizes.h>
 
 #include "gpu_test_util.h"
 #include "robustness_util.h"
@@ -29,6 +30,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <numeric>
 #include <random>
 #include <string>
@@ -115,9 +117,9 @@ struct ArrayStore {
 };
 
 template <class T>
-void checkScans(std::size_t offset) {
+void checkScans(std::size_t offset, const std::vector<std::size_t> &sizes = {std::begin(kSizes), std::end(kSizes)}) {
     std::mt19937 rng(freshSeed());
-    for (const std::size_t n : kSizes) {
+    for (const std::size_t n : sizes) {
         for (const bool exclusive : {true, false}) {
             SCOPED_TRACE("n = " + std::to_string(n) + (exclusive ? ", exclusive" : ", inclusive"));
             const std::vector<T> in = randomOf<T>(n, rng);
@@ -185,6 +187,11 @@ std::string offsetName(const ::testing::TestParamInfo<std::size_t> &info) {
 
 TEST_P(GpuAlignment, ScanInt) { checkScans<int>(offset()); }
 TEST_P(GpuAlignment, ScanDouble) { checkScans<double>(offset()); }
+// Past the fixed-order look-back's first span (1024 tiles of 256 doubles at 32 threads a block).
+TEST_P(GpuAlignment, ScanDoubleAcrossSpans) {
+    SC::block_sizes().single_pass = 32;
+    checkScans<double>(offset(), {300007});
+}
 
 TEST_P(GpuAlignment, TransformInclusiveScan) {
     std::mt19937 rng(freshSeed());

@@ -16,6 +16,7 @@
 #include <stream_compaction/io/matrix_generators.h>
 #include <stream_compaction/radix.h>
 #include <stream_compaction/spmv.h>
+#include <stream_compaction/tuning/block_sizes.h>
 
 #include "gpu_test_util.h"
 #include "robustness_util.h"
@@ -94,6 +95,12 @@ TEST_F(GpuGraph, ExclusiveScanInt) { checkScanReplays<int>(true); }
 TEST_F(GpuGraph, InclusiveScanInt) { checkScanReplays<int>(false); }
 TEST_F(GpuGraph, ExclusiveScanDouble) { checkScanReplays<double>(true); }
 TEST_F(GpuGraph, InclusiveScanDouble) { checkScanReplays<double>(false); }
+// The fixed-order look-back's span prefixes (one per 1024 tiles) replayed: 32-thread blocks cut
+// kN doubles into about 3900 tiles, four spans.
+TEST_F(GpuGraph, ExclusiveScanDoubleAcrossSpans) {
+    SC::block_sizes().single_pass = 32;
+    checkScanReplays<double>(true);
+}
 
 // Replays and ordinary calls mixed on the same buffers and temporary storage: replay, replay,
 // ordinary call, replay, ordinary call, replay.
