@@ -31,6 +31,19 @@ void set_block_size(int threads) {
     sizes.reduce = threads;
 }
 
+namespace {
+
+const char *staging_name(ScanStaging staging) {
+    switch (staging) {
+    case ScanStaging::Auto: return "from one wave of tiles";
+    case ScanStaging::Staged: return "always";
+    case ScanStaging::Portable: return "off (portable kernel forced)";
+    }
+    return "unknown";
+}
+
+}  // namespace
+
 std::string single_pass_policy_summary(int threads) {
     const auto blocks = [](TilePolicy p) { return std::to_string(p.min_blocks_per_sm); };
     if (threads != kTunedTileThreads)
@@ -38,7 +51,10 @@ std::string single_pass_policy_summary(int threads) {
                " threads, 64 registers); tuned policies are for " + std::to_string(kTunedTileThreads) + " threads";
     return "tuned for " + std::to_string(threads) + " threads, blocks an SM: scan " + blocks(scan_policy<int>()) +
            " (4-byte) / " + blocks(scan_policy<double>()) + " (8-byte), select and partition " + blocks(kSelectPolicy) +
-           ", reduce_by_key " + blocks(by_key_policy(true)) + ", run_length_encode " + blocks(by_key_policy(false));
+           ", reduce_by_key " + blocks(by_key_policy(true)) + ", run_length_encode " + blocks(by_key_policy(false)) +
+           "; scans staged in shared memory by bulk copies on sm_90 and later (" +
+           std::to_string(kStagedScanVectorsPerThread) + " vectors a thread, " + blocks(kStagedScanPolicy) +
+           " blocks an SM): " + staging_name(block_sizes().scan_staging);
 }
 
 }  // namespace StreamCompaction

@@ -13,21 +13,34 @@
 
 namespace StreamCompaction {
 
-// An int read and written atomically (relaxed), copyable like an int.
-class BlockSize {
+// A setting read and written atomically (relaxed), copyable like the value it holds.
+template <class T>
+class Relaxed {
 public:
-    explicit BlockSize(int threads = 0) noexcept : threads_(threads) {}
-    BlockSize(const BlockSize &other) noexcept : threads_(other.get()) {}
-    BlockSize &operator=(const BlockSize &other) noexcept { return *this = other.get(); }
-    BlockSize &operator=(int threads) noexcept {
-        threads_.store(threads, std::memory_order_relaxed);
+    explicit Relaxed(T value = T{}) noexcept : value_(value) {}
+    Relaxed(const Relaxed &other) noexcept : value_(other.get()) {}
+    Relaxed &operator=(const Relaxed &other) noexcept { return *this = other.get(); }
+    Relaxed &operator=(T value) noexcept {
+        value_.store(value, std::memory_order_relaxed);
         return *this;
     }
-    int get() const noexcept { return threads_.load(std::memory_order_relaxed); }
-    operator int() const noexcept { return get(); }
+    T get() const noexcept { return value_.load(std::memory_order_relaxed); }
+    operator T() const noexcept { return get(); }
 
 private:
-    std::atomic<int> threads_;
+    std::atomic<T> value_;
+};
+using BlockSize = Relaxed<int>;
+
+// How the single-pass scan brings its tiles in. Staged: a tile is copied into shared memory by
+// Hopper's bulk asynchronous copies (sm_90 and later) and scanned there, in tiles larger than the
+// threads' registers hold; it needs 16-byte vectors of items (4-, 8- and 16-byte types), input and
+// output aligned to 16 bytes, and the tuned block size. Portable: each thread loads its items into
+// registers, on every GPU.
+enum class ScanStaging {
+    Auto,      // staged where it can run and the launch is at least one wave of staged tiles, else portable
+    Staged,    // staged wherever it can run (the tests use it on small inputs), else portable
+    Portable,  // always portable: what GPUs before sm_90 run, forced on a Hopper GPU
 };
 
 struct BlockSizes {
@@ -38,9 +51,12 @@ struct BlockSizes {
     BlockSize radix{512};        // onesweep radix sort (device/radix_sort.cuh): a multiple of 32 up to 512
     BlockSize segmented{256};    // merge-path segmented reduce and SpMV (device/segmented_reduce.cuh, spmv.cu)
     BlockSize reduce{256};       // reductions, every strategy (device/reduce.cuh, reduce.cu)
+    // Not a block size, but read beside single_pass at each scan launch.
+    Relaxed<ScanStaging> scan_staging{ScanStaging::Auto};
 };
 
-// The process-wide settings the implementations read at each launch.
+// The process-wide settings the implementations read at each launch (block sizes and the scan's
+// staging).
 BlockSizes &block_sizes();
 
 // Sets every implementation's block size. Throws std::invalid_argument unless `threads` is a
@@ -51,7 +67,8 @@ void set_block_size(int threads);
 int checked_block_size(int threads);
 
 // One line on which compiled tile policy (tuning/policies.h) the single-pass kernels run at
-// `threads` threads a block: the tuned ones, or the kernels compiled for any block size.
+// `threads` threads a block: the tuned ones, or the kernels compiled for any block size; and when
+// the scan is staged (block_sizes().scan_staging).
 std::string single_pass_policy_summary(int threads);
 
 }  // namespace StreamCompaction

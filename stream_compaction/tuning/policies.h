@@ -39,6 +39,16 @@ constexpr TilePolicy scan_policy() {
     return {kTunedTileThreads, sizeof(T) >= 8 ? 8 : 6};
 }
 
+// The single-pass scan staged in shared memory by bulk copies (ScanStaging, block_sizes.h; sm_90
+// and later): 16-byte vectors a thread, consecutive (odd: see StagedTile in scan/kernels.cuh), and
+// blocks an SM, which its 36 KiB tiles set (6 x 37 KiB of the H100's 228). H100, 2026-11-25, scans
+// of 2^28 items, one build, against the portable kernel (int32 / float / int64 / double): portable
+// 0.800 / 0.879 / 1.646 / 1.774 ms; 5 vectors 0.766 / 0.842 / 1.515 / 1.553; 7 vectors 0.756 /
+// 0.810 / 1.497 / 1.515; 9 vectors 0.756 / 0.772 / 1.493 / 1.503; 11 vectors 0.755 / 0.768 / 1.492
+// / 1.499. At 2^24 int32, 9 was best (0.0587 ms; 11: 0.0606; portable 0.0624).
+constexpr int kStagedScanVectorsPerThread = 9;
+constexpr TilePolicy kStagedScanPolicy{kTunedTileThreads, 6};
+
 // Decoupled look-back (detail/grid/tile_status.cuh): how long the warp that looks back sleeps
 // (__nanosleep, ns) after publishing its tile's aggregate before it first reads its predecessors'
 // status words, and between reads while one of them has published nothing yet. Reading at once and

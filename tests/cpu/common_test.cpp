@@ -84,8 +84,21 @@ TEST(BlockSizes, SinglePassPolicySummaryNamesTheKernelsThatRun) {
     EXPECT_NE(tuned.find("tuned for 256 threads"), std::string::npos) << tuned;
     EXPECT_NE(tuned.find("select and partition 5"), std::string::npos) << tuned;
     EXPECT_NE(tuned.find("(8-byte)"), std::string::npos) << tuned;
+    EXPECT_NE(tuned.find("staged in shared memory by bulk copies"), std::string::npos) << tuned;
+    EXPECT_NE(tuned.find("from one wave of tiles"), std::string::npos) << tuned;  // ScanStaging::Auto
     const std::string generic = SC::single_pass_policy_summary(128);
     EXPECT_NE(generic.find("compiled for any block size"), std::string::npos) << generic;
+}
+
+// The scan's staging is a setting beside the block sizes: Auto by default, copied and restored with
+// them (the GPU tests' fixture relies on it).
+TEST(BlockSizes, ScanStagingDefaultsToAutoAndTravelsWithTheBlockSizes) {
+    EXPECT_EQ(SC::BlockSizes{}.scan_staging, SC::ScanStaging::Auto);
+    const SC::BlockSizes saved = SC::block_sizes();
+    SC::block_sizes().scan_staging = SC::ScanStaging::Portable;
+    EXPECT_NE(SC::single_pass_policy_summary(SC::kTunedTileThreads).find("portable kernel forced"), std::string::npos);
+    SC::block_sizes() = saved;
+    EXPECT_EQ(SC::block_sizes().scan_staging, saved.scan_staging);
 }
 
 // The look-back sleeps only in launches of several waves of resident blocks: a launch that fits

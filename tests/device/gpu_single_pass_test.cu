@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/detail/scan/kernels.cuh>
 #include <stream_compaction/device/scan.cuh>
 #include <stream_compaction/device/select.cuh>
 #include <stream_compaction/single_pass.h>
@@ -228,6 +229,58 @@ TEST_F(SinglePass, FloatScansRepeatTheirBitsAroundGroupsAndSpans) {
             checkRepeatsItsBits<float>(tiles * tile - 3, 5, exclusive);
             checkRepeatsItsBits<double>(tiles * SC::detail::tile_items_for<double>(32) + 1, 3, exclusive);
         }
+}
+
+// The staged scan (sm_90 and later: a tile copied into shared memory by bulk copies; ScanStaging in
+// block_sizes.h) forced on small inputs: every type of 16-byte vectors (a 16-byte non-commutative
+// one among them), around its tile, in place and not. Elsewhere these run the portable kernel.
+template <class T>
+std::vector<std::size_t> stagedTileSizes() {
+    const std::size_t tile = SC::detail::StagedTile<T>::kItems;
+    return {1, 5, tile - 1, tile, tile + 1, 33 * tile + 5};
+}
+
+TEST_F(SinglePass, StagedScanOfEveryVectorType) {
+    SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
+    std::vector<std::size_t> sizes = edgeSizes();
+    const std::vector<std::size_t> tiles = stagedTileSizes<int>();
+    sizes.insert(sizes.end(), tiles.begin(), tiles.end());
+    checkScans<int>(SC::Sum{}, 0, sizes);
+    checkScans<int>(SC::Max{}, INT_MIN, stagedTileSizes<int>());
+    checkScans<unsigned>(SC::Sum{}, 7u, stagedTileSizes<unsigned>());
+    checkScans<std::int64_t>(SC::Sum{}, std::int64_t(0), stagedTileSizes<std::int64_t>());
+    checkScans<float>(SC::Sum{}, 0.0f, sizes);
+    checkScans<double>(SC::Sum{}, 0.0, stagedTileSizes<double>());
+    checkScans<Affine>(ComposeAffine{}, Affine{1, 0}, stagedTileSizes<Affine>());
+    checkScans<Mat2>(MatMul{}, Mat2{{1, 0, 0, 1}}, stagedTileSizes<Mat2>());
+}
+
+// The staged float scans keep the fixed order: the same bits on every run, past the first span.
+TEST_F(SinglePass, StagedFloatScansRepeatTheirBitsAcrossSpans) {
+    SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
+    for (std::size_t tiles : {33, 1025})
+        for (bool exclusive : {true, false}) {
+            checkRepeatsItsBits<float>(tiles * SC::detail::StagedTile<float>::kItems - 3, 3, exclusive);
+            checkRepeatsItsBits<double>(tiles * SC::detail::StagedTile<double>::kItems + 1, 3, exclusive);
+        }
+}
+
+// The portable kernel forced where the default stages (at least one wave of staged tiles on an
+// H100), and an input the staged kernel cannot copy (not 16-byte aligned) under Staged.
+TEST_F(SinglePass, PortableKernelForcedAndUnalignedInputUnderStaged) {
+    SC::block_sizes().scan_staging = SC::ScanStaging::Portable;
+    checkScans<int>(SC::Sum{}, 0, {(std::size_t{1} << 23) + 3});
+    checkScans<float>(SC::Sum{}, 0.0f, {(std::size_t{1} << 23) + 3});
+    SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
+    const std::vector<int> in = randomVector<int>(300001, freshSeed());
+    DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), in.size());
+    DeviceBuffer<int> d_out(in.size());
+    DeviceBuffer<char> temp(SC::scan_temp_bytes<int>(in.size()));
+    SC::inclusive_scan(d_in.get() + 1, d_out.get() + 1, in.size() - 1, SC::Sum{}, temp.get(), temp.bytes());
+    std::vector<int> got(in.size() - 1);
+    SC_CUDA_CHECK(cudaMemcpy(got.data(), d_out.get() + 1, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    const std::vector<int> tail(in.begin() + 1, in.end());
+    EXPECT_TRUE(matches(tail, got, referenceScan(tail, SC::Sum{}, false, 0)));
 }
 
 TEST_F(SinglePass, NonCommutativeOperatorsOfEverySize) {

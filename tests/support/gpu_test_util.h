@@ -7,7 +7,9 @@
 #include <stream_compaction/tuning/block_sizes.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 inline const DeviceStatus &device() {
@@ -20,12 +22,25 @@ inline const DeviceStatus &device() {
         if (!device().usable) GTEST_SKIP() << device().reason;                   \
     } while (0)
 
+// SC_SCAN_STAGING=staged or =portable forces the scan's staging (block_sizes.h) in every test of a
+// fixture below: CTest's gpu_tests.staged_scans runs the graph, alignment, concurrency and shape
+// suites with the staged scan on their small inputs. Unset: the default (Auto).
+inline void applyScanStagingFromEnvironment() {
+    const char *value = std::getenv("SC_SCAN_STAGING");
+    if (value == nullptr) return;
+    const std::string staging = value;
+    if (staging == "staged") StreamCompaction::block_sizes().scan_staging = StreamCompaction::ScanStaging::Staged;
+    else if (staging == "portable") StreamCompaction::block_sizes().scan_staging = StreamCompaction::ScanStaging::Portable;
+    else ADD_FAILURE() << "SC_SCAN_STAGING must be staged or portable, not '" << staging << "'";
+}
+
 // The fixture of GPU test suites: skips without a device, and gives back the block sizes that a
 // test changed, so that no test runs with another's.
 class GpuTest : public ::testing::Test {
 protected:
     void SetUp() override {
         saved_ = StreamCompaction::block_sizes();
+        applyScanStagingFromEnvironment();
         SKIP_WITHOUT_GPU();
     }
     void TearDown() override { StreamCompaction::block_sizes() = saved_; }

@@ -77,5 +77,18 @@ unsigned resident_grid(const void *kernel, const char *name, int threads, std::s
     return grid;
 }
 
+bool device_has_bulk_copy() {
+    int device = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&device));
+    static std::mutex mutex;
+    static std::map<int, bool> by_device;
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto found = by_device.find(device);
+    if (found != by_device.end()) return found->second;
+    int major = 0;
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    return by_device.emplace(device, major >= 9).first->second;
+}
+
 }  // namespace detail
 }  // namespace StreamCompaction

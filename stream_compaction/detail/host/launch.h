@@ -35,5 +35,9 @@ void prepare_launch(const void *kernel, const char *name, int threads, std::size
 // once per kernel, device and configuration, so that a call pays a map lookup, not an occupancy query.
 unsigned resident_grid(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes);
 
+// Whether the current device has Hopper's bulk asynchronous copies (compute capability 9.0 and
+// later; the staged scan needs them). Looked up once per device.
+bool device_has_bulk_copy();
+
 }  // namespace detail
 }  // namespace StreamCompaction

@@ -50,6 +50,24 @@ SinglePassStorage carve_single_pass(std::size_t n, void *d_temp) {
     return {reinterpret_cast<CallState *>(pieces[0]), pieces[1]};
 }
 
+// Whether T's items move in 16-byte vectors, as the staged scan's copies need.
+template <class T>
+constexpr bool stageable() {
+    return vector_items<T>() * sizeof(T) == 16;
+}
+
+// Whether a scan of `staged_tiles` staged tiles runs the staged kernel (ScanStaging, block_sizes.h):
+// it needs the tuned block size, 16-byte aligned input and output (`vectorized`) and a GPU with bulk
+// copies; by default it also needs a wave of tiles, since below that the portable kernel's smaller
+// tiles keep more SMs busy (2^22 int32: 455 staged tiles on 132 SMs).
+inline bool runs_staged(const void *kernel, const char *name, int threads, bool vectorized, std::size_t staged_tiles) {
+    const ScanStaging staging = block_sizes().scan_staging;
+    if (staging == ScanStaging::Portable || threads != kStagedScanPolicy.threads || !vectorized ||
+        !device_has_bulk_copy())
+        return false;
+    return staging == ScanStaging::Staged || staged_tiles >= resident_grid(kernel, name, threads, 0);
+}
+
 inline bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 template <bool Exclusive, class T, class Op>
@@ -60,8 +78,18 @@ void single_pass_scan(const char *name, const T *d_in, T *d_out, std::size_t n, 
     require_temp_storage(name, d_temp, temp_bytes, single_pass_temp_bytes<T>(n));
     const int threads = checked_block_size(block_sizes().single_pass);
     const std::size_t tiles = (n + tile_items_for<T>(threads) - 1) / tile_items_for<T>(threads);
-    const bool vectorized = vector_items<T>() * sizeof(T) == 16 && aligned16(d_in) && aligned16(d_out);
+    const bool vectorized = stageable<T>() && aligned16(d_in) && aligned16(d_out);
     const SinglePassStorage storage = carve_single_pass<T>(n, d_temp);
+    if constexpr (stageable<T>()) {
+        const auto kernel = staged_scan_kernel<T, Op, Exclusive>;
+        const std::size_t staged_tiles = (n + StagedTile<T>::kItems - 1) / StagedTile<T>::kItems;
+        if (runs_staged(reinterpret_cast<const void *>(kernel), name, threads, vectorized, staged_tiles)) {
+            const LookBackDelay delay = look_back_delay_for(kernel, name, kScanLookBackDelay, staged_tiles, threads, 0);
+            launch(kernel, name, blocks_for(staged_tiles, 1), threads, 0, stream, d_in, d_out, n, op, init,
+                   storage.status, staged_tiles, storage.state, next_call_tag(), delay);
+            return;
+        }
+    }
     constexpr TilePolicy tuned = scan_policy<T>();
     const auto kernel = threads == tuned.threads
                             ? single_pass_scan_kernel<T, Op, Exclusive, tuned.threads, tuned.min_blocks_per_sm>

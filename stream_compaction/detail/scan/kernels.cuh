@@ -5,6 +5,8 @@
 #include <stream_compaction/detail/grid/fixed_order_look_back.cuh>
 #include <stream_compaction/tuning/policies.h>
 
+#include <cuda/barrier>
+
 #include <cstddef>
 
 namespace StreamCompaction {
@@ -75,6 +77,111 @@ __global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
         [&](std::size_t base, std::size_t valid, const T (&items)[R][VEC]) {
             store_tile<R, VEC>(out + base, items, valid, vectorized);
         });
+}
+
+// A tile staged in shared memory by Hopper's bulk asynchronous copies (the TMA unit, sm_90 and
+// later), and the barrier that counts its bytes in. Each thread owns R consecutive 16-byte vectors
+// (a blocked layout: a thread's items are contiguous, so it scans them alone); R is odd, so that
+// the 8 threads of one 16-byte shared-memory access fall on different banks.
+template <class T, int R = kStagedScanVectorsPerThread, int Threads = kStagedScanPolicy.threads>
+struct StagedTile {
+    static_assert(R % 2 == 1, "an even number of vectors a thread makes shared-memory bank conflicts");
+    static_assert(vector_items<T>() * sizeof(T) == 16, "the staged scan moves 16-byte vectors");
+    static constexpr int kItems = R * Threads * vector_items<T>();
+    alignas(128) T items[kItems];
+    cuda::barrier<cuda::thread_scope_block> loaded;
+};
+
+// cuda::barrier's init (found by argument-dependent lookup; the kernel's `init` is the scan's).
+__device__ __forceinline__ void init_barrier(cuda::barrier<cuda::thread_scope_block> *barrier, int count) {
+    init(barrier, count);
+}
+
+// The single-pass scan with its tile staged in shared memory: one thread has the copy engine load
+// the whole tile, the threads scan it in place, and one thread has the copy engine store it. The
+// bytes in flight cost no registers, so a tile can be larger than what the threads could hold.
+// Launched only on sm_90 and later, with `in` and `out` aligned to 16 bytes (tuning/policies.h).
+template <class T, class Op, bool Exclusive>
+__global__ void __launch_bounds__(kStagedScanPolicy.threads,
+                                  resident_blocks(kStagedScanPolicy.threads, kStagedScanPolicy.min_blocks_per_sm))
+    staged_scan_kernel(const T *in, T *out, std::size_t n, Op op, T init, void *status_storage, std::size_t tiles,
+                       CallState *state, u64 call_tag, LookBackDelay delay) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    namespace tma = cuda::device::experimental;
+    constexpr int VEC = vector_items<T>();
+    constexpr int R = kStagedScanVectorsPerThread;
+    constexpr int Threads = kStagedScanPolicy.threads;
+    using Stage = StagedTile<T>;
+    using Row = Vector<T, VEC>;
+    constexpr std::size_t kTileBytes = sizeof(T) * Stage::kItems;
+    auto &stage = shared_storage<Stage>();
+    auto &smem = shared_storage<TileScanStorage<T, 1>>();
+    const auto status = TileStatus<T>::at(status_storage, scan_status_words<T>(tiles));
+    if (threadIdx.x == 0) {
+        init_barrier(&stage.loaded, Threads);
+        tma::fence_proxy_async_shared_cta();  // the copy engine sees the initialized barrier
+    }
+    const TileAssignment assigned = block_take_tile(smem, state, call_tag, tiles);  // its barrier orders the init
+    const std::size_t base = static_cast<std::size_t>(assigned.tile) * Stage::kItems;
+    const std::size_t valid = n - base < Stage::kItems ? n - base : Stage::kItems;
+    const bool full = valid == Stage::kItems;
+    if (full) {
+        cuda::barrier<cuda::thread_scope_block>::arrival_token token;
+        if (threadIdx.x == 0) {
+            cuda::device::memcpy_async_tx(stage.items, in + base, cuda::aligned_size_t<16>(kTileBytes), stage.loaded);
+            token = cuda::device::barrier_arrive_tx(stage.loaded, 1, kTileBytes);
+        } else {
+            token = stage.loaded.arrive();
+        }
+        stage.loaded.wait(std::move(token));
+    } else {
+        for (std::size_t i = threadIdx.x; i < valid; i += Threads) stage.items[i] = in[base + i];
+        __syncthreads();
+    }
+    // Items past `valid` (a last tile's) are stale; they only follow every valid item.
+    Row *mine = reinterpret_cast<Row *>(stage.items) + threadIdx.x * R;
+    T total[1];
+    total[0] = thread_reduce<VEC>(mine[0].item, op);
+#pragma unroll
+    for (int j = 1; j < R; ++j) total[0] = op(total[0], thread_reduce<VEC>(mine[j].item, op));
+    Partial<T> prefix[1];
+    block_row_prefixes<1>(
+        total, prefix, op,
+        [&](const T &aggregate) {
+            if constexpr (kFixedOrderScan<T>)
+                return fixed_order_tile_prefix<T>(status, tiles, assigned.tile, assigned.epoch, aggregate,
+                                                  Partial<T>{init, Exclusive}, op, delay);
+            else
+                return chained_tile_prefix<T>(status, assigned.tile, assigned.epoch, aggregate,
+                                              Partial<T>{init, Exclusive}, op, delay);
+        },
+        smem);
+    Partial<T> running = prefix[0];
+#pragma unroll
+    for (int j = 0; j < R; ++j) {
+        Row v = mine[j];
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) {
+            const T item = v.item[k];
+            if (Exclusive) v.item[k] = running.value;
+            running = combine(running, Partial<T>{item, true}, op);
+            if (!Exclusive) v.item[k] = running.value;
+        }
+        mine[j] = v;
+    }
+    if (full) {
+        tma::fence_proxy_async_shared_cta();  // the copy engine sees this thread's results
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            tma::cp_async_bulk_shared_to_global(out + base, stage.items, kTileBytes);
+            tma::cp_async_bulk_commit_group();
+            tma::cp_async_bulk_wait_group_read<0>();  // the tile's shared memory outlives the copy's reads
+        }
+    } else {
+        __syncthreads();
+        for (std::size_t i = threadIdx.x; i < valid; i += Threads) out[base + i] = stage.items[i];
+    }
+#endif
 }
 
 // The inclusive scan of the items load(0), ..., load(n - 1); store(i, x) receives the i-th result.
