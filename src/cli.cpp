@@ -41,7 +41,7 @@ ParsedArgs parseArgs(int argc, const char *const *argv, long long defaultSize,
             continue;
         }
         if (flag != "--size" && flag != "--block-size" && flag != "--seed" && flag != "--only" && flag != "--matrix" &&
-            flag != "--bfs-source") {
+            flag != "--bfs-source" && flag != "--scan-staging") {
             result.error = "unknown option '" + flag + "' (try --help)";
             return result;
         }
@@ -80,6 +80,12 @@ ParsedArgs parseArgs(int argc, const char *const *argv, long long defaultSize,
                 return result;
             }
             opt.bfsSource = static_cast<int>(number);
+        } else if (flag == "--scan-staging") {
+            if (value != "auto" && value != "staged" && value != "portable") {
+                result.error = "--scan-staging must be auto, staged or portable, got '" + value + "'";
+                return result;
+            }
+            opt.scanStaging = value;
         } else {  // --only
             std::stringstream list(value);
             std::string group;
@@ -102,7 +108,7 @@ ParsedArgs parseArgs(int argc, const char *const *argv, long long defaultSize,
 std::string usage(const char *program, const std::vector<std::string> &groups) {
     return std::string("usage: ") + program +
            " [--size N] [--block-size B] [--seed S] [--only GROUP[,GROUP...]] [--matrix FILE.mtx]\n"
-           "       [--bfs-source V] [--help]\n"
+           "       [--bfs-source V] [--scan-staging MODE] [--help]\n"
            "  --size N        power-of-two test size (default SIZE in src/main.cpp); NPOT = N - 3\n"
            "  --block-size B  threads per block for every GPU implementation (power of two, 32..1024)\n"
            "  --seed S        seed of the random inputs (default: random, printed)\n"
@@ -110,6 +116,9 @@ std::string usage(const char *program, const std::vector<std::string> &groups) {
            "  --matrix FILE   Matrix Market file for the SpMV tests (default: a generated matrix); read\n"
            "                  and checked before any test runs\n"
            "  --bfs-source V  the bfs group's source vertex (default 0); a vertex of its graph\n"
+           "  --scan-staging MODE  how the single-pass scan loads its tiles: auto (default: staged in\n"
+           "                  shared memory by bulk copies on sm_90 and later, from one wave of tiles),\n"
+           "                  staged (at any size), portable (in registers, as before sm_90)\n"
            "Exit code: 0 every selected test ran and passed; 1 a test failed; 2 bad command line or an\n"
            "unusable --matrix file; 77 nothing failed but GPU tests were skipped (no usable CUDA device).\n";
 }

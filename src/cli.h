@@ -12,6 +12,7 @@ struct Options {
     std::vector<std::string> only;  // --only a,b: run just these groups; empty runs all
     std::string matrixPath;         // --matrix FILE.mtx: the SpMV tests' matrix instead of a generated one
     int bfsSource = 0;              // --bfs-source V: the bfs group's source vertex (checked against its graph in main)
+    std::string scanStaging;        // --scan-staging auto|staged|portable; empty keeps the default (auto)
     bool help = false;
 };
 

@@ -1,7 +1,7 @@
 /**
  * Stream Compaction test harness: every implementation, power-of-two and non-power-of-two sizes,
  * compared with the CPU on the same random input, in the classic report format.
- * Edit SIZE here, or pass --size N / --block-size B / --seed S / --only GROUP (see --help).
+ * Edit SIZE here, or pass --size N / --block-size B / --seed S / --only GROUP / --scan-staging MODE (see --help).
  * Each GPU test calls its implementation once untimed (loading its kernels), then once timed.
  * Exit codes: see HarnessExit in harness.h (0 passed, 1 failed, 2 usage, 77 GPU tests skipped).
  */
@@ -68,6 +68,8 @@ int main(int argc, char *argv[]) {
         return kExitUsage;
     }
     if (args.options.blockSize > 0) SC::set_block_size(args.options.blockSize);
+    if (args.options.scanStaging == "staged") SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
+    if (args.options.scanStaging == "portable") SC::block_sizes().scan_staging = SC::ScanStaging::Portable;
     const std::uint32_t seed = args.options.seedGiven ? args.options.seed : std::random_device{}();
     std::mt19937 rng(seed);
 
