@@ -265,6 +265,24 @@ TEST_F(SinglePass, StagedFloatScansRepeatTheirBitsAcrossSpans) {
         }
 }
 
+namespace {
+
+// An inclusive sum of n - 1 ints whose input and output start one element past an allocation: no
+// 16-byte vector access (nor a bulk copy) is possible.
+void checkSumOneElementOff(std::size_t n) {
+    const std::vector<int> in = randomVector<int>(n, freshSeed());
+    DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), n);
+    DeviceBuffer<int> d_out(n);
+    DeviceBuffer<char> temp(SC::scan_temp_bytes<int>(n));
+    SC::inclusive_scan(d_in.get() + 1, d_out.get() + 1, n - 1, SC::Sum{}, temp.get(), temp.bytes());
+    std::vector<int> got(n - 1);
+    SC_CUDA_CHECK(cudaMemcpy(got.data(), d_out.get() + 1, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    const std::vector<int> tail(in.begin() + 1, in.end());
+    EXPECT_TRUE(matches(tail, got, referenceScan(tail, SC::Sum{}, false, 0)));
+}
+
+}  // namespace
+
 // The portable kernel forced where the default stages (at least one wave of staged tiles on an
 // H100), and an input the staged kernel cannot copy (not 16-byte aligned) under Staged.
 TEST_F(SinglePass, PortableKernelForcedAndUnalignedInputUnderStaged) {
@@ -272,15 +290,7 @@ TEST_F(SinglePass, PortableKernelForcedAndUnalignedInputUnderStaged) {
     checkScans<int>(SC::Sum{}, 0, {(std::size_t{1} << 23) + 3});
     checkScans<float>(SC::Sum{}, 0.0f, {(std::size_t{1} << 23) + 3});
     SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
-    const std::vector<int> in = randomVector<int>(300001, freshSeed());
-    DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), in.size());
-    DeviceBuffer<int> d_out(in.size());
-    DeviceBuffer<char> temp(SC::scan_temp_bytes<int>(in.size()));
-    SC::inclusive_scan(d_in.get() + 1, d_out.get() + 1, in.size() - 1, SC::Sum{}, temp.get(), temp.bytes());
-    std::vector<int> got(in.size() - 1);
-    SC_CUDA_CHECK(cudaMemcpy(got.data(), d_out.get() + 1, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
-    const std::vector<int> tail(in.begin() + 1, in.end());
-    EXPECT_TRUE(matches(tail, got, referenceScan(tail, SC::Sum{}, false, 0)));
+    checkSumOneElementOff(300001);
 }
 
 TEST_F(SinglePass, NonCommutativeOperatorsOfEverySize) {
@@ -298,17 +308,7 @@ TEST_F(SinglePass, NonCommutativeOperatorsOfEverySize) {
 }
 
 TEST_F(SinglePass, UnalignedPointersAndOneByteElements) {
-    const std::vector<int> in = randomVector<int>(100001, freshSeed());
-    DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), in.size());
-    DeviceBuffer<int> d_out(in.size());
-    DeviceBuffer<char> temp(SC::scan_temp_bytes<int>(in.size()));
-    // Offsets by one element: no 16-byte vector access is possible.
-    SC::inclusive_scan(d_in.get() + 1, d_out.get() + 1, in.size() - 1, SC::Sum{}, temp.get(), temp.bytes());
-    std::vector<int> got(in.size() - 1);
-    d_out.copy_to_host(got.data(), 0);
-    SC_CUDA_CHECK(cudaMemcpy(got.data(), d_out.get() + 1, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
-    const std::vector<int> tail(in.begin() + 1, in.end());
-    EXPECT_TRUE(matches(tail, got, referenceScan(tail, SC::Sum{}, false, 0)));
+    checkSumOneElementOff(100001);
 
     checkScans<std::uint8_t>(SC::Sum{}, std::uint8_t(3), {1, 15, 16, 17, 65535, 65536, 1000003});
 }
