@@ -62,8 +62,7 @@ std::vector<T> randomValues(std::size_t n, std::mt19937 &rng) {
 }
 
 template <class T>
-void checkScanReplays(bool exclusive) {
-    const std::size_t n = kN;
+void checkScanReplays(bool exclusive, std::size_t n = kN) {
     DeviceArena arena;
     T *d_in = arena.make<T>(n);
     T *d_out = arena.make<T>(n);
@@ -95,6 +94,11 @@ TEST_F(GpuGraph, ExclusiveScanInt) { checkScanReplays<int>(true); }
 TEST_F(GpuGraph, InclusiveScanInt) { checkScanReplays<int>(false); }
 TEST_F(GpuGraph, ExclusiveScanDouble) { checkScanReplays<double>(true); }
 TEST_F(GpuGraph, InclusiveScanDouble) { checkScanReplays<double>(false); }
+// One tile: the launch takes no ticket from the call state (call_state.cuh).
+TEST_F(GpuGraph, OneTileScans) {
+    checkScanReplays<int>(true, 1000);
+    checkScanReplays<double>(false, 1000);
+}
 // The fixed-order look-back's span prefixes (one per 1024 tiles) replayed: 32-thread blocks cut
 // kN doubles into about 3900 tiles, four spans.
 TEST_F(GpuGraph, ExclusiveScanDoubleAcrossSpans) {

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -291,6 +292,37 @@ TEST_F(SinglePass, PortableKernelForcedAndUnalignedInputUnderStaged) {
     checkScans<float>(SC::Sum{}, 0.0f, {(std::size_t{1} << 23) + 3});
     SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
     checkSumOneElementOff(300001);
+}
+
+// Launches of one tile take no ticket from the call state, launches of many do: calls of both
+// kinds, scans and selects, alternating on one temporary storage, each checked.
+TEST_F(SinglePass, OneTileAndManyTileCallsShareTheirStorage) {
+    const std::size_t large = (std::size_t{1} << 20) + 3;
+    DeviceBuffer<char> temp(std::max(SC::scan_temp_bytes<int>(large), SC::select_temp_bytes<int>(large)));
+    temp.fill_bytes(kPoisonByte);
+    DeviceBuffer<std::size_t> d_count(1);
+    for (int round = 0; round < 3; ++round) {
+        for (const std::size_t n : {std::size_t{1000}, large}) {
+            SCOPED_TRACE("round " + std::to_string(round) + ", n = " + std::to_string(n));
+            const std::vector<int> in = randomVector<int>(n, freshSeed());
+            DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), n);
+            DeviceBuffer<int> d_out(n);
+            d_out.fill_bytes(kPoisonByte);
+            SC::inclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, temp.get(), temp.bytes());
+            std::vector<int> got(n);
+            d_out.copy_to_host(got.data(), n);
+            ASSERT_TRUE(matches(in, got, referenceScan(in, SC::Sum{}, false, 0)));
+            SC::select_if(d_in.get(), d_out.get(), d_count.get(), n, SC::NonZero{}, temp.get(), temp.bytes());
+            std::size_t count = 0;
+            d_count.copy_to_host(&count, 1);
+            std::vector<int> expected;
+            std::copy_if(in.begin(), in.end(), std::back_inserter(expected), [](int x) { return x != 0; });
+            ASSERT_EQ(count, expected.size());
+            got.resize(count);
+            d_out.copy_to_host(got.data(), count);
+            ASSERT_EQ(got, expected);
+        }
+    }
 }
 
 TEST_F(SinglePass, NonCommutativeOperatorsOfEverySize) {
