@@ -190,6 +190,8 @@ TEST_F(SinglePass, EveryArithmeticTypeAndOperator) {
     }
 }
 
+namespace {
+
 // Floating-point scans combine their tiles in a fixed order (detail/grid/fixed_order_look_back.cuh):
 // every run of the same scan gives the same bits. Each run's output is poisoned first; run 0 is
 // checked against the CPU, the others byte for byte against run 0.
@@ -219,6 +221,8 @@ void checkRepeatsItsBits(std::size_t n, int runs, bool exclusive) {
             << *differs.second << " against " << *differs.first;
     }
 }
+
+}  // namespace
 
 // Tile counts around the fixed order's groups (32 tiles) and spans (32 groups), at the smallest
 // block size (the smallest tiles).
