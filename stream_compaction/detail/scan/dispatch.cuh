@@ -50,12 +50,6 @@ SinglePassStorage carve_single_pass(std::size_t n, void *d_temp) {
     return {reinterpret_cast<CallState *>(pieces[0]), pieces[1]};
 }
 
-// Whether T's items move in 16-byte vectors, as the staged scan's copies need.
-template <class T>
-constexpr bool stageable() {
-    return vector_items<T>() * sizeof(T) == 16;
-}
-
 // Whether a scan of `staged_tiles` staged tiles runs the staged kernel (ScanStaging, block_sizes.h):
 // it needs the tuned block size, 16-byte aligned input and output (`vectorized`) and a GPU with bulk
 // copies; by default it also needs a wave of tiles, since below that the portable kernel's smaller

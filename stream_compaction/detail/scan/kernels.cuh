@@ -79,6 +79,12 @@ __global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
         });
 }
 
+// Whether T's items move in 16-byte vectors, as the staged scan's copies need.
+template <class T>
+constexpr bool stageable() {
+    return vector_items<T>() * sizeof(T) == 16;
+}
+
 // A tile staged in shared memory by Hopper's bulk asynchronous copies (the TMA unit, sm_90 and
 // later), and the barrier that counts its bytes in. Each thread owns R consecutive 16-byte vectors
 // (a blocked layout: a thread's items are contiguous, so it scans them alone); R is odd, so that
@@ -86,7 +92,7 @@ __global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
 template <class T, int R = kStagedScanVectorsPerThread, int Threads = kStagedScanPolicy.threads>
 struct StagedTile {
     static_assert(R % 2 == 1, "an even number of vectors a thread makes shared-memory bank conflicts");
-    static_assert(vector_items<T>() * sizeof(T) == 16, "the staged scan moves 16-byte vectors");
+    static_assert(stageable<T>(), "the staged scan moves 16-byte vectors");
     static constexpr int kItems = R * Threads * vector_items<T>();
     alignas(128) T items[kItems];
     cuda::barrier<cuda::thread_scope_block> loaded;
