@@ -260,6 +260,18 @@ TEST_F(SinglePass, StagedScanOfEveryVectorType) {
     checkScans<Mat2>(MatMul{}, Mat2{{1, 0, 0, 1}}, stagedTileSizes<Mat2>());
 }
 
+// The default's switch to the staged kernel (ScanStaging::Auto) at one wave of staged tiles: as many
+// tiles as the staged kernel has resident blocks, one fewer and one more (without bulk copies every
+// size runs the portable kernel).
+TEST_F(SinglePass, AutoStagingAroundOneWaveOfTiles) {
+    const auto kernel = SC::detail::staged_scan_kernel<int, SC::Sum, false>;
+    const std::size_t resident = SC::detail::resident_grid(reinterpret_cast<const void *>(kernel), "staged scan",
+                                                           SC::kStagedScanPolicy.threads, 0);
+    const std::size_t tile = SC::detail::StagedTile<int>::kItems;
+    for (const std::size_t tiles : {resident - 1, resident, resident + 1})
+        checkScans<int>(SC::Sum{}, 0, {tiles * tile - 1});
+}
+
 // The staged float scans keep the fixed order: the same bits on every run, past the first span.
 TEST_F(SinglePass, StagedFloatScansRepeatTheirBitsAcrossSpans) {
     SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
