@@ -32,7 +32,8 @@ private:
 };
 using BlockSize = Relaxed<int>;
 
-// How the single-pass scan brings its tiles in. Staged: a tile is copied into shared memory by
+// How the single-pass scan, select_if, select_flagged and unique bring their tiles in (partitions
+// and the other tile kernels always load into registers). Staged: a tile is copied into shared memory by
 // Hopper's bulk asynchronous copies (sm_90 and later) and scanned there, in tiles larger than the
 // threads' registers hold; it needs 16-byte vectors of items (4-, 8- and 16-byte types), input and
 // output aligned to 16 bytes, and the tuned block size. Portable: each thread loads its items into

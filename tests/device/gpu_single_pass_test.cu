@@ -565,6 +565,50 @@ TEST_F(SinglePass, SelectAndPartitionOnEveryPredicateAndSize) {
     }
 }
 
+// select_if and select_flagged staged by bulk copies (sm_90 and later; forced on small inputs):
+// each warp compacts its part of the tile in place, so sizes around the tile and the warp's part,
+// every share of trues (none, a few, half, all), every type of 16-byte vectors, and flags.
+TEST_F(SinglePass, StagedSelectAroundItsTilesAndWarps) {
+    SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
+    const std::size_t tile = SC::detail::StagedTile<int>::kItems;
+    const std::size_t warp_part = tile / (SC::kStagedScanPolicy.threads / 32);
+    std::vector<std::size_t> sizes = edgeSizes();
+    for (std::size_t n : {warp_part - 1, warp_part + 1, tile - 1, tile, tile + 1, 33 * tile + 5})
+        sizes.push_back(n);
+    for (std::size_t n : sizes) {
+        SCOPED_TRACE("n = " + std::to_string(n));
+        const std::vector<int> ints = distinctInts(n, freshSeed());
+        for (const int bound : {INT_MIN, -static_cast<int>(n / 2) + static_cast<int>(n / 20), 0, INT_MAX})
+            ASSERT_TRUE(selectsLikeCpu(ints, SC::LessThan<int>{bound}, Selection::SelectIf));
+        ASSERT_TRUE(selectsLikeCpu(ints, IsEven{}, Selection::SelectIf));
+        const auto select = Selection::SelectIf;
+        ASSERT_TRUE(selectsLikeCpu(randomVector<double>(n, freshSeed()), SC::LessThan<double>{0.9}, select));
+        ASSERT_TRUE(selectsLikeCpu(randomVector<std::int64_t>(n, freshSeed()), SC::LessThan<std::int64_t>{0}, select));
+        ASSERT_TRUE(selectsLikeCpu(randomVector<Mat2>(n, freshSeed()), KeyWordDivisibleBy3{}, select));
+
+        std::vector<unsigned char> flags(n);
+        std::mt19937 rng(freshSeed());
+        for (auto &f : flags) f = static_cast<unsigned char>(rng() % 3 == 0 ? rng() % 255 + 1 : 0);
+        DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(ints.data(), n);
+        DeviceBuffer<unsigned char> d_flags = DeviceBuffer<unsigned char>::from_host(flags.data(), n);
+        DeviceBuffer<int> d_out(n);
+        d_out.fill_bytes(kPoisonByte);
+        DeviceBuffer<std::size_t> d_count(1);
+        DeviceBuffer<char> temp(SC::select_temp_bytes<int>(n));
+        temp.fill_bytes(kPoisonByte);
+        SC::select_flagged(d_in.get(), d_flags.get(), d_out.get(), d_count.get(), n, temp.get(), temp.bytes());
+        std::vector<int> expected;
+        for (std::size_t i = 0; i < n; ++i)
+            if (flags[i] != 0) expected.push_back(ints[i]);
+        std::size_t count = 0;
+        d_count.copy_to_host(&count, 1);
+        ASSERT_EQ(count, expected.size());
+        std::vector<int> got(count);
+        d_out.copy_to_host(got.data(), count);
+        ASSERT_TRUE(sameElements(got, expected, "select_flagged"));
+    }
+}
+
 // partition's contract, exactly: the trues in input order from the front, the i-th false of the
 // input at out[n - 1 - i], the count of trues; on distinct keys (every element's place is checked),
 // negative ones, INT_MIN and INT_MAX, at every block size, on empty, single, one-tile-and-around,

@@ -91,8 +91,22 @@ void launch_select(const char *name, SelectLaunch<T, Keep> plan, cudaStream_t st
 template <class T, class Keep>
 void single_pass_select(const char *name, const T *d_in, T *d_out, std::size_t *d_count, std::size_t n, Keep keep,
                         void *d_temp, std::size_t temp_bytes, cudaStream_t stream) {
-    const auto plan = plan_select(name, d_in, d_out, d_count, n, keep, d_temp, temp_bytes, stream);
-    if (plan) launch_select<StagedFalses::Dropped>(name, *plan, stream);
+    auto plan = plan_select(name, d_in, d_out, d_count, n, keep, d_temp, temp_bytes, stream);
+    if (!plan) return;
+    if constexpr (stageable<T>()) {
+        const auto kernel = staged_select_kernel<T, Keep>;
+        const std::size_t staged_tiles = (n + StagedTile<T>::kItems - 1) / StagedTile<T>::kItems;
+        if (runs_staged(reinterpret_cast<const void *>(kernel), name, plan->threads, plan->params.vectorized,
+                        staged_tiles)) {
+            plan->params.tiles = staged_tiles;
+            plan->params.call_tag = next_call_tag();
+            plan->params.look_back_delay =
+                look_back_delay_for(kernel, name, kTileLookBackDelay, staged_tiles, plan->threads, 0);
+            launch(kernel, name, blocks_for(staged_tiles, 1), plan->threads, 0, stream, plan->params);
+            return;
+        }
+    }
+    launch_select<StagedFalses::Dropped>(name, *plan, stream);
 }
 
 // partition: one pass, the falses from the back.

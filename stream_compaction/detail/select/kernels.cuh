@@ -5,6 +5,7 @@
 // which needs the count of all trues first), or from the end of the output backwards (partition:
 // CUB's DevicePartition::If order, which needs no count beforehand).
 #include <stream_compaction/detail/block/tile_scan.cuh>
+#include <stream_compaction/detail/scan/kernels.cuh>
 #include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/tuning/policies.h>
 
@@ -193,6 +194,109 @@ __global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
         write_staged(p.out + (p.n - t.base - t.valid) + t.kept_before, t.kept_here, t.valid);
     }
     if constexpr (Falses != StagedFalses::InOrder) write_count_if_last(p, t);
+}
+
+// select_if and select_flagged with the tile staged in shared memory by bulk copies (sm_90 and
+// later; the scan's StagedTile and policy). Each warp owns a contiguous part of the tile, in rows
+// of 32 vectors (lane l holds vector l of each row), and compacts its kept items in place, row by
+// row: a kept item moves to its rank among its warp's trues, never past itself, and each row is
+// read by every lane before any lane writes into it, so a write only lands where every lane has
+// read. Then each warp stores its trues, contiguous, after those of earlier warps and tiles. No
+// second staging buffer: the tile's shared memory is all the block needs.
+template <class T, class Keep>
+__global__ void __launch_bounds__(kStagedScanPolicy.threads,
+                                  resident_blocks(kStagedScanPolicy.threads, kStagedScanPolicy.min_blocks_per_sm))
+    staged_select_kernel(SelectParams<T, Keep> p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    constexpr int VEC = vector_items<T>();
+    constexpr int R = kStagedScanVectorsPerThread;
+    constexpr int Threads = kStagedScanPolicy.threads;
+    constexpr unsigned kWarpItems = R * kWarpThreads * VEC;  // a warp's part of the tile
+    static_assert(R * VEC <= 64, "a lane's keep bits fit 64 bits");
+    using Stage = StagedTile<T>;
+    using Row = Vector<T, VEC>;
+    constexpr unsigned kTileItems = Stage::kItems;
+    constexpr std::size_t kTileBytes = sizeof(T) * kTileItems;
+    auto &stage = shared_storage<Stage>();
+    auto &smem = shared_storage<TileScanStorage<unsigned, 1>>();
+    __shared__ u64 kept_before_tile;
+    __shared__ unsigned tile_kept;
+    const auto status = TileStatus<u64>::at(p.status_storage, p.tiles);
+    const unsigned lane = threadIdx.x % kWarpThreads;
+    const unsigned warp = threadIdx.x / kWarpThreads;
+    if (threadIdx.x == 0) {
+        init_barrier(&stage.loaded, Threads);
+        cuda::device::experimental::fence_proxy_async_shared_cta();  // the copy engine sees the barrier
+    }
+    const TileAssignment assigned = block_take_tile(smem, p.state, p.call_tag, p.tiles);  // orders the init
+    const std::size_t base = static_cast<std::size_t>(assigned.tile) * kTileItems;
+    const unsigned valid = p.n - base < kTileItems ? static_cast<unsigned>(p.n - base) : kTileItems;
+    if (valid == kTileItems) {
+        cuda::barrier<cuda::thread_scope_block>::arrival_token token;
+        if (threadIdx.x == 0) {
+            cuda::device::memcpy_async_tx(stage.items, p.in + base, cuda::aligned_size_t<16>(kTileBytes), stage.loaded);
+            token = cuda::device::barrier_arrive_tx(stage.loaded, 1, kTileBytes);
+        } else {
+            token = stage.loaded.arrive();
+        }
+        stage.loaded.wait(std::move(token));
+    } else {
+        for (unsigned i = threadIdx.x; i < valid; i += Threads) stage.items[i] = p.in[base + i];
+        __syncthreads();
+    }
+
+    // Keep flags: bit j * VEC + k is item k of this lane's vector in row j of its warp's part.
+    T *part = stage.items + warp * kWarpItems;
+    u64 kept = 0;
+    unsigned count[1] = {0};
+#pragma unroll
+    for (int j = 0; j < R; ++j) {
+        const Row v = reinterpret_cast<const Row *>(part)[j * kWarpThreads + lane];
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) {
+            const unsigned local = warp * kWarpItems + (j * kWarpThreads + lane) * VEC + k;
+            const bool keep = local < valid && p.keep(base + local, v.item[k]);
+            kept |= u64(keep) << (j * VEC + k);
+            count[0] += keep;
+        }
+    }
+    Partial<unsigned> prefix[1];  // trues of the tile before this thread's
+    block_row_prefixes<1>(
+        count, prefix, Sum{},
+        [&](const unsigned &aggregate) {
+            const Partial<u64> before = chained_tile_prefix<u64>(status, assigned.tile, assigned.epoch, aggregate,
+                                                                 Partial<u64>{0, true}, Sum{}, p.look_back_delay);
+            if (threadIdx.x == 0) {
+                kept_before_tile = before.value;
+                tile_kept = aggregate;
+            }
+            return Partial<unsigned>{0, true};
+        },
+        smem);
+    const unsigned warp_prefix = shfl_idx(prefix[0].value, 0);  // lane 0's: the trues of earlier warps
+
+    // In place, row by row: every lane reads its vector of row j, then the trues are written from
+    // the warp's kept count so far (rows before j) on.
+    unsigned row_base = 0;
+#pragma unroll
+    for (int j = 0; j < R; ++j) {
+        const Row v = reinterpret_cast<const Row *>(part)[j * kWarpThreads + lane];
+        const unsigned bits = static_cast<unsigned>(kept >> (j * VEC)) & ((1u << VEC) - 1u);
+        unsigned before_lane[1] = {static_cast<unsigned>(__popc(bits))};
+        warp_inclusive_scan<1>(before_lane, Sum{}, lane);
+        const unsigned row_kept = shfl_idx(before_lane[0], kWarpThreads - 1);
+        unsigned at = row_base + before_lane[0] - static_cast<unsigned>(__popc(bits));
+        __syncwarp();  // row j is read by every lane before any lane writes into it
+#pragma unroll
+        for (int k = 0; k < VEC; ++k)
+            if (bits >> k & 1u) part[at++] = v.item[k];
+        row_base += row_kept;
+    }
+    __syncwarp();
+    T *out = p.out + kept_before_tile + warp_prefix;
+    for (unsigned i = lane; i < row_base; i += kWarpThreads) out[i] = part[i];
+    if (assigned.tile == p.tiles - 1 && threadIdx.x == 0) *p.count_out = kept_before_tile + tile_kept;
+#endif
 }
 
 }  // namespace detail
