@@ -570,8 +570,8 @@ TEST_F(SinglePass, SelectAndPartitionOnEveryPredicateAndSize) {
 // every share of trues (none, a few, half, all), every type of 16-byte vectors, and flags.
 TEST_F(SinglePass, StagedSelectAroundItsTilesAndWarps) {
     SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
-    const std::size_t tile = SC::detail::StagedTile<int>::kItems;
-    const std::size_t warp_part = tile / (SC::kStagedScanPolicy.threads / 32);
+    const std::size_t tile = SC::detail::StagedTile<int, SC::kStagedSelectVectorsPerThread>::kItems;
+    const std::size_t warp_part = tile / (SC::kStagedSelectPolicy.threads / 32);
     std::vector<std::size_t> sizes = edgeSizes();
     for (std::size_t n : {warp_part - 1, warp_part + 1, tile - 1, tile, tile + 1, 33 * tile + 5})
         sizes.push_back(n);

@@ -95,7 +95,8 @@ void single_pass_select(const char *name, const T *d_in, T *d_out, std::size_t *
     if (!plan) return;
     if constexpr (stageable<T>()) {
         const auto kernel = staged_select_kernel<T, Keep>;
-        const std::size_t staged_tiles = (n + StagedTile<T>::kItems - 1) / StagedTile<T>::kItems;
+        constexpr std::size_t tile_items = StagedTile<T, kStagedSelectVectorsPerThread>::kItems;
+        const std::size_t staged_tiles = (n + tile_items - 1) / tile_items;
         if (runs_staged(reinterpret_cast<const void *>(kernel), name, plan->threads, plan->params.vectorized,
                         staged_tiles)) {
             plan->params.tiles = staged_tiles;
