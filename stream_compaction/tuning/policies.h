@@ -45,7 +45,9 @@ constexpr TilePolicy scan_policy() {
 // of 2^28 items, one build, against the portable kernel (int32 / float / int64 / double): portable
 // 0.800 / 0.879 / 1.646 / 1.774 ms; 5 vectors 0.766 / 0.842 / 1.515 / 1.553; 7 vectors 0.756 /
 // 0.810 / 1.497 / 1.515; 9 vectors 0.756 / 0.772 / 1.493 / 1.503; 11 vectors 0.755 / 0.768 / 1.492
-// / 1.499. At 2^24 int32, 9 was best (0.0587 ms; 11: 0.0606; portable 0.0624).
+// / 1.499. At 2^24 int32, 9 was best (0.0587 ms; 11: 0.0606; portable 0.0624). On 2026-11-26,
+// against 9 vectors and 6 blocks (0.756 / 0.771 / 1.493 / 1.504 ms): 7 vectors and 7 blocks
+// 0.768 / 0.812 / 1.497 / 1.521; 5 vectors and 8 blocks 0.765 / 0.842 / 1.512 / 1.556.
 constexpr int kStagedScanVectorsPerThread = 9;
 constexpr TilePolicy kStagedScanPolicy{kTunedTileThreads, 6};
 // select_if, select_flagged and unique staged the same way (ScanStaging), in tiles of their own
