@@ -6,6 +6,7 @@
 
 #include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/detail/scan/kernels.cuh>
+#include <stream_compaction/device/by_key.cuh>
 #include <stream_compaction/device/scan.cuh>
 #include <stream_compaction/device/select.cuh>
 #include <stream_compaction/single_pass.h>
@@ -565,9 +566,10 @@ TEST_F(SinglePass, SelectAndPartitionOnEveryPredicateAndSize) {
     }
 }
 
-// select_if and select_flagged staged by bulk copies (sm_90 and later; forced on small inputs):
-// each warp compacts its part of the tile in place, so sizes around the tile and the warp's part,
-// every share of trues (none, a few, half, all), every type of 16-byte vectors, and flags.
+// select_if, select_flagged and unique staged by bulk copies (sm_90 and later; forced on small
+// inputs): each warp compacts its part of the tile in place, so sizes around the tile and the
+// warp's part, every share of trues (none, a few, half, all), every type of 16-byte vectors, flags,
+// and runs of equal keys across the boundaries.
 TEST_F(SinglePass, StagedSelectAroundItsTilesAndWarps) {
     SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
     const std::size_t tile = SC::detail::StagedTile<int, SC::kStagedSelectVectorsPerThread>::kItems;
@@ -606,6 +608,22 @@ TEST_F(SinglePass, StagedSelectAroundItsTilesAndWarps) {
         std::vector<int> got(count);
         d_out.copy_to_host(got.data(), count);
         ASSERT_TRUE(sameElements(got, expected, "select_flagged"));
+
+        // unique compares each item with the one before: in its vector, in the tile's shared
+        // memory, or (a tile's first) in global memory. Runs of 1 to 9 cross every boundary.
+        std::vector<int> keys(n);
+        for (std::size_t i = 0, key = 0; i < n; ++key)
+            for (std::size_t run = rng() % 9 + 1; run > 0 && i < n; --run) keys[i++] = static_cast<int>(key % 3) - 1;
+        std::vector<int> first_of_runs;
+        std::unique_copy(keys.begin(), keys.end(), std::back_inserter(first_of_runs));
+        DeviceBuffer<int> d_keys = DeviceBuffer<int>::from_host(keys.data(), n);
+        d_out.fill_bytes(kPoisonByte);
+        SC::unique(d_keys.get(), d_out.get(), d_count.get(), n, SC::EqualTo{}, temp.get(), temp.bytes());
+        d_count.copy_to_host(&count, 1);
+        ASSERT_EQ(count, first_of_runs.size());
+        got.resize(count);
+        d_out.copy_to_host(got.data(), count);
+        ASSERT_TRUE(sameElements(got, first_of_runs, "unique"));
     }
 }
 

@@ -52,6 +52,10 @@ struct FirstOfRun {
     const T *in;
     Equal equal;
     __device__ bool operator()(std::size_t i, const T &item) const { return i == 0 || !equal(in[i - 1], item); }
+    // The staged select's form: the item before (any value when i == 0), read from its tile.
+    __device__ bool operator()(std::size_t i, const T &item, const T &previous) const {
+        return i == 0 || !equal(previous, item);
+    }
 };
 
 }  // namespace detail

@@ -247,7 +247,10 @@ __global__ void __launch_bounds__(kStagedSelectPolicy.threads,
         __syncthreads();
     }
 
-    // Keep flags: bit j * VEC + k is item k of this lane's vector in row j of its warp's part.
+    // Keep flags: bit j * VEC + k is item k of this lane's vector in row j of its warp's part. A
+    // keep test that compares an item with the one before (unique) gets it from the tile: the bulk
+    // copy leaves nothing in the L1 cache, where the register kernel finds it.
+    constexpr bool kReadsPrevious = std::is_invocable_r_v<bool, const Keep &, std::size_t, const T &, const T &>;
     T *part = stage.items + warp * kWarpItems;
     u64 kept = 0;
     unsigned count[1] = {0};
@@ -257,7 +260,16 @@ __global__ void __launch_bounds__(kStagedSelectPolicy.threads,
 #pragma unroll
         for (int k = 0; k < VEC; ++k) {
             const unsigned local = warp * kWarpItems + (j * kWarpThreads + lane) * VEC + k;
-            const bool keep = local < valid && p.keep(base + local, v.item[k]);
+            bool keep = false;
+            if constexpr (kReadsPrevious) {
+                if (local < valid) {
+                    const std::size_t i = base + local;
+                    const T previous = k > 0 ? v.item[k - 1] : local > 0 ? stage.items[local - 1] : p.in[i - (i > 0)];
+                    keep = p.keep(i, v.item[k], previous);
+                }
+            } else {
+                keep = local < valid && p.keep(base + local, v.item[k]);
+            }
             kept |= u64(keep) << (j * VEC + k);
             count[0] += keep;
         }
