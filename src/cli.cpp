@@ -116,9 +116,10 @@ std::string usage(const char *program, const std::vector<std::string> &groups) {
            "  --matrix FILE   Matrix Market file for the SpMV tests (default: a generated matrix); read\n"
            "                  and checked before any test runs\n"
            "  --bfs-source V  the bfs group's source vertex (default 0); a vertex of its graph\n"
-           "  --scan-staging MODE  how the single-pass scan loads its tiles: auto (default: staged in\n"
-           "                  shared memory by bulk copies on sm_90 and later, from one wave of tiles),\n"
-           "                  staged (at any size), portable (in registers, as before sm_90)\n"
+           "  --scan-staging MODE  how the single-pass scan, select_if, select_flagged and unique load\n"
+           "                  their tiles: auto (default: staged in shared memory by bulk copies on\n"
+           "                  sm_90 and later, from one wave of tiles), staged (at any size), portable\n"
+           "                  (in registers, as before sm_90)\n"
            "Exit code: 0 every selected test ran and passed; 1 a test failed; 2 bad command line or an\n"
            "unusable --matrix file; 77 nothing failed but GPU tests were skipped (no usable CUDA device).\n";
 }

@@ -54,7 +54,8 @@ std::string single_pass_policy_summary(int threads) {
            ", reduce_by_key " + blocks(by_key_policy(true)) + ", run_length_encode " + blocks(by_key_policy(false)) +
            "; scans staged in shared memory by bulk copies on sm_90 and later (" +
            std::to_string(kStagedScanVectorsPerThread) + " vectors a thread, " + blocks(kStagedScanPolicy) +
-           " blocks an SM): " + staging_name(block_sizes().scan_staging);
+           " blocks an SM; select_if, select_flagged and unique " + std::to_string(kStagedSelectVectorsPerThread) +
+           " and " + blocks(kStagedSelectPolicy) + "): " + staging_name(block_sizes().scan_staging);
 }
 
 }  // namespace StreamCompaction

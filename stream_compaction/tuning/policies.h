@@ -52,10 +52,10 @@ constexpr int kStagedScanVectorsPerThread = 9;
 constexpr TilePolicy kStagedScanPolicy{kTunedTileThreads, 6};
 // select_if, select_flagged and unique staged the same way (ScanStaging), in tiles of their own
 // (each warp also compacts its part in place; see staged_select_kernel). H100, 2026-11-26, int32 at
-// 2^28, keep 5 / 50 / 95%, against the portable select (0.605 / 0.720 / 0.880 ms in the same
-// runs): 9 vectors, 6 blocks 0.521 / 0.695 / 0.882; 5 vectors 0.511 / 0.661 / 0.824; 3 vectors
+// 2^28, keep 5 / 50 / 95%, against the portable select (0.606 / 0.720 / 0.880 ms in the same
+// runs): 9 vectors, 6 blocks 0.521 / 0.695 / 0.882; 5 vectors 0.512 / 0.661 / 0.824; 3 vectors
 // 0.584 / 0.710 / 0.887; 7 vectors and 6 blocks (40 registers) 0.471 / 0.612 / 0.778; 7 and 7
-// blocks (32 registers, no spills; 28 KiB tiles, so 8 blocks do not fit) 0.464 / 0.599 / 0.766.
+// blocks (32 registers, no spills; 28 KiB tiles, so 8 blocks do not fit) 0.465 / 0.600 / 0.766.
 constexpr int kStagedSelectVectorsPerThread = 7;
 constexpr TilePolicy kStagedSelectPolicy{kTunedTileThreads, 7};
 
