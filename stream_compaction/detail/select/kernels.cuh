@@ -79,6 +79,27 @@ __device__ __forceinline__ T *staged_tile() {
     return reinterpret_cast<T *>(staging_raw);
 }
 
+// The trues of the tile before each of this thread's rows, and, in shared memory for the block,
+// the trues of every earlier tile (the look-back, in 64 bits) and of this tile.
+template <int R>
+__device__ __forceinline__ void count_kept_before(const unsigned (&totals)[R], Partial<unsigned> (&prefix)[R],
+                                                  const TileStatus<u64> &status, TileAssignment assigned,
+                                                  LookBackDelay delay, u64 &kept_before_tile, unsigned &tile_kept,
+                                                  TileScanStorage<unsigned, R> &smem) {
+    block_row_prefixes<R>(
+        totals, prefix, Sum{},
+        [&](const unsigned &aggregate) {
+            const Partial<u64> before = chained_tile_prefix<u64>(status, assigned.tile, assigned.epoch, aggregate,
+                                                                 Partial<u64>{0, true}, Sum{}, delay);
+            if (threadIdx.x == 0) {
+                kept_before_tile = before.value;
+                tile_kept = aggregate;
+            }
+            return Partial<unsigned>{0, true};
+        },
+        smem);
+}
+
 // Takes a tile, evaluates the keep flags as it loads, scans their count by decoupled look-back and
 // stages the tile in shared memory. Ends with a barrier: the staging is complete.
 //
@@ -119,18 +140,7 @@ __device__ __forceinline__ SelectedTile select_tile(const SelectParams<T, Keep> 
     }
 
     Partial<unsigned> prefix[R];  // trues of the tile before this thread's row r
-    block_row_prefixes<R>(
-        totals, prefix, Sum{},
-        [&](const unsigned &aggregate) {
-            const Partial<u64> before = chained_tile_prefix<u64>(status, assigned.tile, assigned.epoch, aggregate,
-                                                                 Partial<u64>{0, true}, Sum{}, p.look_back_delay);
-            if (threadIdx.x == 0) {
-                kept_before_tile = before.value;
-                tile_kept = aggregate;
-            }
-            return Partial<unsigned>{0, true};
-        },
-        smem);
+    count_kept_before(totals, prefix, status, assigned, p.look_back_delay, kept_before_tile, tile_kept, smem);
     const u64 kept_before = kept_before_tile;
     const unsigned kept_here = tile_kept;
 
@@ -275,18 +285,7 @@ __global__ void __launch_bounds__(kStagedSelectPolicy.threads,
         }
     }
     Partial<unsigned> prefix[1];  // trues of the tile before this thread's
-    block_row_prefixes<1>(
-        count, prefix, Sum{},
-        [&](const unsigned &aggregate) {
-            const Partial<u64> before = chained_tile_prefix<u64>(status, assigned.tile, assigned.epoch, aggregate,
-                                                                 Partial<u64>{0, true}, Sum{}, p.look_back_delay);
-            if (threadIdx.x == 0) {
-                kept_before_tile = before.value;
-                tile_kept = aggregate;
-            }
-            return Partial<unsigned>{0, true};
-        },
-        smem);
+    count_kept_before(count, prefix, status, assigned, p.look_back_delay, kept_before_tile, tile_kept, smem);
     const unsigned warp_prefix = shfl_idx(prefix[0].value, 0);  // lane 0's: the trues of earlier warps
 
     // In place, row by row: every lane reads its vector of row j, then the trues are written from
