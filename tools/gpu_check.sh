@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Proves the GPU part on a CUDA machine: configure and build, then
 #   tests: the harness at 2^24 and on a real matrix, the whole test suite;
-#   sanitize: compute-sanitizer memcheck and racecheck over the GPU tests (its own phase: with the
-#          robustness suites it takes longer than one 10-minute device command with the tests);
+#   sanitize: compute-sanitizer memcheck, synccheck and racecheck over the GPU tests (its own phase:
+#          with the robustness suites it takes longer than one 10-minute device command with the tests);
 #   bench: the benchmark (sc_bench, BENCH_ARGS passed on) and its plots in img/ (img.tar); when a
 #          cuda-cccl wheel (or its unpacked headers) is in .cccl/ (or CCCL_NEXT names one), also the
 #          second CUB anchor sc_bench_cccl_next (that CCCL's CUB, built against it alone: -DSC_CCCL_NEXT),
@@ -123,6 +123,10 @@ if [ "$phase" = sanitize ] || [ "$phase" = all ]; then
     # Past 2^31 items or several GB: the unsanitized ctest run covers them.
     large=GpuLarge*:GpuByKey.HistogramEvenPast2To31Samples:GpuByKey.ReduceByKeyLargeInput
     step "sanitizer memcheck" "$logs/sanitizer.log" sharded "$logs" --tool memcheck --error-exitcode 1 \
+        "$build/bin/gpu_tests" --gtest_filter="$sanitize-$large:GpuFailure*"
+    # synccheck: barriers and warp syncs every thread reaches (the staged kernels' mbarriers, the
+    # in-place compaction's __syncwarp); about as fast as memcheck.
+    step "sanitizer synccheck" "$logs/sanitizer.log" sharded "$logs" --tool synccheck --error-exitcode 1 \
         "$build/bin/gpu_tests" --gtest_filter="$sanitize-$large:GpuFailure*"
     step "sanitizer racecheck" "$logs/sanitizer.log" sharded "$logs" --tool racecheck --error-exitcode 1 \
         "$build/bin/gpu_tests" --gtest_filter="$sanitize-$large:GpuFailure*:SpmvCusparse*:$racecheck_sweeps"
