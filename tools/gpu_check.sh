@@ -15,8 +15,8 @@
 # Usage: tools/gpu_check.sh LOG_DIR [tests|sanitize|bench|compare|all]   (default all = tests,
 # sanitize and bench; e.g. "$OUT" on the device machine)
 # The build directory (BUILD_DIR, default build-gpu) is reused, so a second call builds nothing.
-# BENCH_ARGS is passed to sc_bench (e.g. "--only radix --runs 50"); SANITIZE_ONLY, SANITIZE_DIST_ONLY and
-# SANITIZE_SHARDS are below.
+# BENCH_ARGS is passed to sc_bench (e.g. "--only radix --runs 50"); SANITIZE_ONLY, SANITIZE_DIST_ONLY,
+# SANITIZE_SHARDS and SANITIZE_TOOLS are below.
 # The SpMV tests and benchmark read the .mtx files from .data/matrices (copy ../shared/data/matrices there).
 # Writes at most 8 files to LOG_DIR and prints a summary table last; exits 1 if any step failed.
 set -uo pipefail
@@ -122,19 +122,21 @@ if [ "$phase" = sanitize ] || [ "$phase" = all ]; then
     racecheck_sweeps+=:GpuJoin.UnsortedInputToInnerJoinStaysInBounds
     # Past 2^31 items or several GB: the unsanitized ctest run covers them.
     large=GpuLarge*:GpuByKey.HistogramEvenPast2To31Samples:GpuByKey.ReduceByKeyLargeInput
-    step "sanitizer memcheck" "$logs/sanitizer.log" sharded "$logs" --tool memcheck --error-exitcode 1 \
-        "$build/bin/gpu_tests" --gtest_filter="$sanitize-$large:GpuFailure*"
     # synccheck: barriers and warp syncs every thread reaches (the staged kernels' mbarriers, the
-    # in-place compaction's __syncwarp); about as fast as memcheck.
-    step "sanitizer synccheck" "$logs/sanitizer.log" sharded "$logs" --tool synccheck --error-exitcode 1 \
-        "$build/bin/gpu_tests" --gtest_filter="$sanitize-$large:GpuFailure*"
-    step "sanitizer racecheck" "$logs/sanitizer.log" sharded "$logs" --tool racecheck --error-exitcode 1 \
-        "$build/bin/gpu_tests" --gtest_filter="$sanitize-$large:GpuFailure*:SpmvCusparse*:$racecheck_sweeps"
+    # in-place compaction's __syncwarp); about as fast as memcheck. SANITIZE_TOOLS (default all
+    # three) splits the phase over device calls: racecheck alone takes about 7 minutes on an H100.
+    tools=${SANITIZE_TOOLS:-memcheck synccheck racecheck}
+    for tool in $tools; do
+        filter="$sanitize-$large:GpuFailure*"
+        [ "$tool" = racecheck ] && filter+=":SpmvCusparse*:$racecheck_sweeps"
+        step "sanitizer $tool" "$logs/sanitizer.log" sharded "$logs" --tool "$tool" --error-exitcode 1 \
+            "$build/bin/gpu_tests" --gtest_filter="$filter"
+    done
     # The distributed primitives on one GPU (a communicator of one): NCCL builds only. API errors
     # are not reported: NCCL's initialization probes for kernel images of other GPUs and handles
     # the cudaErrorNoKernelImageForDevice it gets (16 such reports, all inside ncclCommInitAll);
     # memory errors are still reported.
-    if [ -x "$build/bin/dist_tests" ]; then
+    if [ -x "$build/bin/dist_tests" ] && [[ " $tools " == *" memcheck "* ]]; then
         step "sanitizer memcheck dist" "$logs/sanitizer.log" env CUDA_VISIBLE_DEVICES=0 compute-sanitizer --tool memcheck \
             --report-api-errors no --error-exitcode 1 "$build/bin/dist_tests" --gtest_filter="${SANITIZE_DIST_ONLY:-*}-*LargeShards*"
     fi
