@@ -94,6 +94,8 @@ void single_pass_select(const char *name, const T *d_in, T *d_out, std::size_t *
     auto plan = plan_select(name, d_in, d_out, d_count, n, keep, d_temp, temp_bytes, stream);
     if (!plan) return;
     if constexpr (stageable<T>()) {
+        static_assert(kStagedSelectPolicy.threads == kStagedScanPolicy.threads,
+                      "runs_staged checks the block size against the staged scan's");
         const auto kernel = staged_select_kernel<T, Keep>;
         constexpr std::size_t tile_items = StagedTile<T, kStagedSelectVectorsPerThread>::kItems;
         const std::size_t staged_tiles = (n + tile_items - 1) / tile_items;
