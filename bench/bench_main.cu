@@ -21,7 +21,8 @@ const char kUsage[] =
     "                segmented-sort,bfs,neighbors (default: all)\n"
     "                scan: scans (int32; int64, float, double exclusive sums), compactions, partitions,\n"
     "                block-size sweep; radix: sorts at 2^20, 2^24,\n"
-    "                2^28 on seven key distributions; segmented: segmented scans at 2^26; spmv: every\n"
+    "                2^28 on seven key distributions, and of int64 and double keys at 2^20, 2^24,\n"
+    "                2^27; segmented: segmented scans at 2^26; spmv: every\n"
     "                .mtx in the matrix directory and three generated matrices; reduce: the four\n"
     "                reduction strategies and the maximum segment sum of int32 against CUB's\n"
     "                DeviceReduce (sum and max) at the scan part's sizes, GB/s of input read\n"
@@ -74,7 +75,10 @@ int run(const bench::Options &options) {
     }
     benchmark.reset();  // its pools: the other parts allocate their own
     if (bench::runs_part(options, "scan")) bench::run_scan_types(options, sink);
-    if (bench::runs_part(options, "radix")) bench::run_radix(options, sink);
+    if (bench::runs_part(options, "radix")) {
+        bench::run_radix(options, sink);
+        bench::run_radix_wide(options, sink);
+    }
     if (bench::runs_part(options, "segmented")) bench::run_segmented(options, sink);
     if (bench::runs_part(options, "spmv")) bench::run_spmv(options, sink);
     if (bench::runs_part(options, "reduce")) bench::run_reduce(options, sink);

@@ -78,6 +78,7 @@ std::string matrix_directory(const Options &options);  // spmv.cu
 // measurement to the sink. Anchors are measured before the implementations compared with them.
 void run_scan_types(const Options &options, const Sink &sink); // scan_types.cu: int64, float, double
 void run_radix(const Options &options, const Sink &sink);      // radix_cases.cu
+void run_radix_wide(const Options &options, const Sink &sink); // radix_sort_wide.cu: int64 and double keys
 void run_segmented(const Options &options, const Sink &sink);  // segmented_cases.cu
 void run_spmv(const Options &options, const Sink &sink);       // spmv_cases.cu
 void run_reduce(const Options &options, const Sink &sink);     // reduce.cu: strategies and max segment sum

@@ -1,7 +1,8 @@
 #pragma once
-// LSD radix sort of 32-bit keys (int, unsigned, float), alone or carrying values: Onesweep
-// (Adinets & Merrill 2022). Device pointers, 64-bit n, work enqueued on `stream`.
-//   1. One read of the keys builds the histograms of all four 8-bit digits at once.
+// LSD radix sort of 32- and 64-bit keys (integers of 4 and 8 bytes, float, double), alone or
+// carrying values: Onesweep (Adinets & Merrill 2022). Device pointers, 64-bit n, work enqueued on
+// `stream`.
+//   1. One read of the keys builds the histograms of all the 8-bit digits (4 or 8) at once.
 //   2. A one-block plan kernel turns them into each digit's bin offsets and marks the digit passes
 //      it can skip (every key has the same digit there). It decides on the device, so a sort never
 //      waits for the host.
@@ -33,8 +34,8 @@
 //   radix_sort_pairs(d_k, d_k_out, d_v, d_v_out, n, d_temp, bytes, RadixSortOrder{false, 0, 16});  // low 16 bits
 //
 // Order: ascending and stable (equal keys keep their input order, and so do their values).
-//   int: two's complement order. unsigned: numeric order.
-//   float: -inf < negatives < -0.0 == +0.0 < positives < +inf; -0.0 and +0.0 are equal keys (they
+//   signed integers: two's complement order. unsigned: numeric order.
+//   float and double: -inf < negatives < -0.0 == +0.0 < positives < +inf; -0.0 and +0.0 are equal keys (they
 //   keep their input order, and their bits). NaNs sort by their bits: with the sign bit clear after
 //   +inf, with it set before -inf.
 // Values: any trivially copyable type of 4 or 8 bytes (int, float, std::int64_t, ...).
@@ -66,10 +67,11 @@ std::size_t radix_sort_temp_bytes(std::size_t n) {
 }
 
 namespace detail {
-// The kernels' form of a RadixSortOrder: the compared bits, flipped when descending.
-inline RadixOrder radix_order(const RadixSortOrder &order, const char *name) {
-    const unsigned mask = radix_compared_bits(order, name);
-    return {mask, order.descending ? mask : 0u};
+// The kernels' form of a RadixSortOrder for Key: the compared bits, flipped when descending.
+template <class Key>
+RadixOrder<Key> radix_order(const RadixSortOrder &order, const char *name) {
+    const auto mask = static_cast<radix_bits_t<Key>>(radix_compared_bits(order, name, int(sizeof(Key)) * 8));
+    return {mask, order.descending ? mask : radix_bits_t<Key>{0}};
 }
 }  // namespace detail
 
@@ -77,7 +79,7 @@ template <class Key>
 void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
                      RadixSortOrder order, cudaStream_t stream = 0) {
     SC_NVTX_RANGE("radix_sort_keys");
-    const detail::RadixOrder compared = detail::radix_order(order, "radix_sort_keys");
+    const auto compared = detail::radix_order<Key>(order, "radix_sort_keys");
     detail::radix_sort<Key, KeysOnly>("radix_sort_keys", d_keys_in, d_keys_out, nullptr, nullptr, n, d_temp,
                                       temp_bytes, stream, detail::kRadixMaxPortionKeys, compared);
 }
@@ -97,7 +99,7 @@ void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, const Value *d_valu
     static_assert(std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8),
                   "radix sort values are trivially copyable types of 4 or 8 bytes");
     using Bits = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;
-    const detail::RadixOrder compared = detail::radix_order(order, "radix_sort_pairs");
+    const auto compared = detail::radix_order<Key>(order, "radix_sort_pairs");
     detail::radix_sort<Key, Bits>("radix_sort_pairs", d_keys_in, d_keys_out, reinterpret_cast<const Bits *>(d_values_in),
                                   reinterpret_cast<Bits *>(d_values_out), n, d_temp, temp_bytes, stream,
                                   detail::kRadixMaxPortionKeys, compared);

@@ -128,6 +128,11 @@ TEST(RadixSortOrder, ComparedBitsAndBadRanges) {
     EXPECT_EQ(SC::radix_compared_bits(SC::RadixSortOrder{false, 31, 32}, "sort"), 0x80000000u);
     EXPECT_EQ(SC::radix_compared_bits(SC::RadixSortOrder{false, 1, 32}, "sort"), 0xfffffffeu);
     EXPECT_EQ(SC::radix_compared_bits(SC::RadixSortOrder{false, 5, 5}, "sort"), 0u);  // nothing compared
+    // 64-bit keys: the default range is all 64 bits.
+    EXPECT_EQ(SC::radix_compared_bits(SC::RadixSortOrder{}, "sort", 64), ~std::uint64_t{0});
+    EXPECT_EQ(SC::radix_compared_bits(SC::RadixSortOrder{true, 40}, "sort", 64), 0xffffff0000000000ull);
+    EXPECT_EQ(SC::radix_compared_bits(SC::RadixSortOrder{false, 0, 33}, "sort", 64), 0x1ffffffffull);
+    EXPECT_THROW(SC::radix_compared_bits(SC::RadixSortOrder{false, 0, 65}, "sort", 64), std::invalid_argument);
     for (const SC::RadixSortOrder &bad : {SC::RadixSortOrder{false, -1, 8}, SC::RadixSortOrder{false, 9, 8},
                                           SC::RadixSortOrder{false, 0, 33}}) {
         try {

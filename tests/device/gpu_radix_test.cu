@@ -47,38 +47,54 @@ const char *shapeName(Shape shape) {
     return "?";
 }
 
+// The unsigned integer of a key's width.
 template <class Key>
-Key fromBits(std::uint32_t bits) {
+using KeyBits = std::conditional_t<sizeof(Key) == 4, std::uint32_t, std::uint64_t>;
+
+template <class Key>
+Key fromBits(KeyBits<Key> bits) {
     Key key;
     std::memcpy(&key, &bits, sizeof key);
     return key;
 }
 
 template <class Key>
-std::uint32_t toBits(Key key) {
-    std::uint32_t bits;
+KeyBits<Key> toBits(Key key) {
+    KeyBits<Key> bits;
     std::memcpy(&bits, &key, sizeof bits);
     return bits;
 }
 
-// Any key of the type: all 32-bit patterns for integers; for floats every finite value, the
-// infinities and both zeros, but no NaN (std::stable_sort's operator< needs an order).
+template <class Key>
+KeyBits<Key> randomBits(std::mt19937 &rng) {
+    if constexpr (sizeof(Key) == 4) return rng();
+    else return std::uint64_t{rng()} << 32 | rng();
+}
+
+// The sign bit and the exponent bits of a float or double.
+template <class Key>
+constexpr KeyBits<Key> kSignBit = KeyBits<Key>{1} << (sizeof(Key) * 8 - 1);
+template <class Key>
+constexpr KeyBits<Key> kExponentBits = static_cast<KeyBits<Key>>(sizeof(Key) == 4 ? 0x7f800000ull : 0x7ff0000000000000ull);
+
+// Any key of the type: every bit pattern for integers; for floats and doubles every finite value,
+// the infinities and both zeros, but no NaN (std::stable_sort's operator< needs an order).
 template <class Key>
 Key anyKey(std::mt19937 &rng) {
-    if constexpr (std::is_same_v<Key, float>) {
+    if constexpr (std::is_floating_point_v<Key>) {
         switch (rng() % 64) {
-        case 0: return -0.0f;
-        case 1: return 0.0f;
-        case 2: return INFINITY;
-        case 3: return -INFINITY;
+        case 0: return -Key(0);
+        case 1: return Key(0);
+        case 2: return std::numeric_limits<Key>::infinity();
+        case 3: return -std::numeric_limits<Key>::infinity();
         default: {
-            std::uint32_t bits = rng();
-            while ((bits & 0x7f800000u) == 0x7f800000u) bits = rng();  // no NaN or infinity here
-            return fromBits<float>(bits);
+            KeyBits<Key> bits = randomBits<Key>(rng);
+            while ((bits & kExponentBits<Key>) == kExponentBits<Key>) bits = randomBits<Key>(rng);  // no NaN or inf
+            return fromBits<Key>(bits);
         }
         }
     } else {
-        return fromBits<Key>(rng());
+        return fromBits<Key>(randomBits<Key>(rng));
     }
 }
 
@@ -105,10 +121,11 @@ std::vector<Key> makeKeys(std::size_t n, Shape shape, std::uint32_t seed) {
     }
     case Shape::Low8:
     case Shape::Low16: {
-        const std::uint32_t low_mask = shape == Shape::Low8 ? 0xffu : 0xffffu;
-        std::uint32_t high = rng() & ~low_mask;
-        if constexpr (std::is_same_v<Key, float>) high = (high & 0x807fffffu) | 0x3f800000u;  // finite: +-[1, 2)
-        for (Key &k : keys) k = fromBits<Key>(high | (rng() & low_mask));
+        const KeyBits<Key> low_mask = shape == Shape::Low8 ? 0xffu : 0xffffu;
+        KeyBits<Key> high = randomBits<Key>(rng) & ~low_mask;
+        if constexpr (std::is_floating_point_v<Key>)  // finite: +-[1, 2)
+            high = (high & ~kExponentBits<Key>) | toBits<Key>(Key(1));
+        for (Key &k : keys) k = fromBits<Key>(high | (randomBits<Key>(rng) & low_mask));
         break;
     }
     }
@@ -433,12 +450,12 @@ TEST_F(GpuRadix, RejectsBadArgumentsBeforeAnyWork) {
 // The key's order-preserving image, as radix_sort_order.h defines it: the bits a RadixSortOrder's
 // range refers to.
 template <class Key>
-std::uint32_t orderedImage(Key key) {
-    const std::uint32_t bits = toBits(key);
-    if constexpr (std::is_same_v<Key, unsigned>) return bits;
-    if constexpr (std::is_same_v<Key, int>) return bits ^ 0x80000000u;
-    const std::uint32_t zeroed = bits == 0x80000000u ? 0u : bits;  // -0.0 as +0.0
-    return (zeroed & 0x80000000u) ? ~zeroed : zeroed | 0x80000000u;
+KeyBits<Key> orderedImage(Key key) {
+    const KeyBits<Key> bits = toBits(key), sign = kSignBit<Key>;
+    if constexpr (std::is_unsigned_v<Key>) return bits;
+    if constexpr (std::is_integral_v<Key>) return bits ^ sign;
+    const KeyBits<Key> zeroed = bits == sign ? 0u : bits;  // -0.0 as +0.0
+    return (zeroed & sign) ? ~zeroed : zeroed | sign;
 }
 
 // std::stable_sort on the compared bits of the keys' images, against the GPU, keys alone or with
@@ -446,7 +463,7 @@ std::uint32_t orderedImage(Key key) {
 template <class Key>
 ::testing::AssertionResult sortsInOrder(const std::vector<Key> &keys, bool pairs, const SC::RadixSortOrder &order,
                                         std::size_t max_portion_keys = 0) {
-    const unsigned mask = SC::radix_compared_bits(order, "test");
+    const auto mask = static_cast<KeyBits<Key>>(SC::radix_compared_bits(order, "test", int(sizeof(Key)) * 8));
     const auto compared = [&](Key key) { return orderedImage(key) & mask; };
     std::vector<Key> expected_keys = keys;
     std::vector<int> expected_values = pairs ? indexValues<int>(keys.size()) : std::vector<int>{};
@@ -466,7 +483,7 @@ template <class Key>
         SC::detail::radix_sort<Key, std::uint32_t>(
             "radix_sort_pairs", d_keys.get(), d_keys_out.get(), reinterpret_cast<const std::uint32_t *>(d_values.get()),
             reinterpret_cast<std::uint32_t *>(d_values_out.get()), n, temp.get(), temp.bytes(), 0, max_portion_keys,
-            SC::detail::radix_order(order, "radix_sort_pairs"));
+            SC::detail::radix_order<Key>(order, "radix_sort_pairs"));
     } else if (pairs) {
         SC::radix_sort_pairs(d_keys.get(), d_keys_out.get(), d_values.get(), d_values_out.get(), n, temp.get(),
                              temp.bytes(), order);
@@ -483,8 +500,11 @@ template <class Key>
 
 template <class Key>
 void checkOrders() {
-    const SC::RadixSortOrder orders[] = {{true, 0, 32},  {false, 0, 8},  {false, 4, 20}, {true, 3, 17}, {false, 8, 32},
-                                         {false, 31, 32}, {true, 24, 32}, {false, 5, 5},  {true, 0, 0}};
+    std::vector<SC::RadixSortOrder> orders = {{true, 0, 32},  {false, 0, 8},  {false, 4, 20}, {true, 3, 17},
+                                              {false, 8, 32}, {false, 31, 32}, {true, 24, 32}, {false, 5, 5},
+                                              {true, 0, 0},   {true}};
+    if constexpr (sizeof(Key) == 8)
+        orders.insert(orders.end(), {{false, 0, 64}, {true, 30, 50}, {false, 40, 64}, {false, 63, 64}, {true, 56}});
     const std::size_t tile = tileItems();
     for (const SC::RadixSortOrder &order : orders) {
         SCOPED_TRACE(std::string(order.descending ? "descending" : "ascending") + " on bits [" +
@@ -507,6 +527,26 @@ TEST_F(GpuRadix, DescendingAndBitRanges) {
     checkOrders<int>();
     checkOrders<unsigned>();
     checkOrders<float>();
+    checkOrders<long long>();
+    checkOrders<std::uint64_t>();
+    checkOrders<double>();
+}
+
+// 64-bit keys: eight digit passes, every shape, keys alone and with 4- and 8-byte values.
+TEST_F(GpuRadix, SixtyFourBitKeys) {
+    const std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+    checkShapes<long long, int>(radixSizes(), shapes, false);
+    checkShapes<std::int64_t, int>(radixSizes(), shapes, false);
+    checkShapes<std::uint64_t, int>(radixSizes(), shapes, false);
+    checkShapes<double, int>(radixSizes(), shapes, false);
+    const std::size_t tile = tileItems();
+    const std::vector<std::size_t> sizes = {1, 33, tile + 1, 3 * tile - 5};
+    checkShapes<long long, int>(sizes, {Shape::Uniform, Shape::FewDistinct, Shape::Low16}, true);
+    checkShapes<double, std::int64_t>(sizes, {Shape::Uniform, Shape::AllEqual, Shape::Low8}, true);
+    checkShapes<std::uint64_t, float>(sizes, {Shape::Sorted, Shape::Reversed}, true);
+    // Several portions: each digit pass in more than one launch.
+    ASSERT_TRUE((sortsLikeStableSort<double, int>(makeKeys<double>(5 * tile + 7, Shape::Uniform, freshSeed()), true,
+                                                  tile)));
 }
 
 TEST_F(GpuRadix, CourseInterfaceMatchesStdSort) {

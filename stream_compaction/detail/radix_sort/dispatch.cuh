@@ -33,9 +33,9 @@ void require_disjoint(const char *name, const T *in, const T *out, std::size_t n
 template <class Key, class Value, int Items = kRadixItemsPerThread>
 void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in,
                 Value *d_values_out, std::size_t n, void *d_temp, std::size_t temp_bytes, cudaStream_t stream,
-                std::size_t max_portion_keys = kRadixMaxPortionKeys, RadixOrder order = kRadixAscending) {
-    static_assert(std::is_same_v<Key, int> || std::is_same_v<Key, unsigned> || std::is_same_v<Key, float>,
-                  "radix sort keys are int, unsigned or float");
+                std::size_t max_portion_keys = kRadixMaxPortionKeys, RadixOrder<Key> order = radix_ascending<Key>()) {
+    static_assert(radix_key_type<Key>(), "radix sort keys are integers of 4 or 8 bytes, float or double");
+    constexpr int kDigits = radix_digits<Key>();
     constexpr bool kHasValues = kRadixHasValues<Value>;
     static_assert(!kHasValues || (std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8)),
                   "radix sort values are trivially copyable types of 4 or 8 bytes");
@@ -69,11 +69,11 @@ void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const V
         std::min(blocks_for(n, kRadixHistogramThreads * kRadixHistogramBatch), kRadixHistogramMaxBlocks);
     launch(radix_histogram_kernel<Key>, "radix_histogram_kernel", histogram_blocks, kRadixHistogramThreads, 0, stream,
            d_keys_in, n, order, histogram);
-    launch(radix_plan_kernel, "radix_plan_kernel", 1, kRadixBins, 0, stream, histogram, n, plans, bases,
+    launch(radix_plan_kernel<kDigits>, "radix_plan_kernel", 1, kRadixBins, 0, stream, histogram, n, plans, bases,
            layout.portions);
 
     const std::size_t shared_bytes = radix_onesweep_shared_bytes<Key, Value>(threads, Items);
-    for (int digit = 0; digit < kRadixDigits; ++digit) {
+    for (int digit = 0; digit < kDigits; ++digit) {
         for (std::size_t portion = 0; portion < layout.portions; ++portion) {
             const std::size_t first_tile = portion * layout.portion_tiles;
             const std::size_t tiles = std::min(layout.portion_tiles, layout.tiles - first_tile);

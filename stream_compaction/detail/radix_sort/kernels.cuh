@@ -21,7 +21,11 @@ namespace detail {
 
 constexpr int kRadixDigitBits = 8;
 constexpr int kRadixBins = 1 << kRadixDigitBits;
-constexpr int kRadixDigits = 32 / kRadixDigitBits;
+// Digit passes of a key type: 4 for 32-bit keys, 8 for 64-bit ones.
+template <class Key>
+__host__ __device__ constexpr int radix_digits() {
+    return static_cast<int>(sizeof(Key)) * 8 / kRadixDigitBits;
+}
 // The onesweep kernel's bound: its tile lives in registers.
 constexpr int kRadixMaxThreads = 512;
 
@@ -34,48 +38,59 @@ constexpr unsigned kRadixCountMask = kRadixFlagAggregate - 1;
 // a larger input is sorted by one launch per portion and digit, chained through the bin offsets.
 constexpr std::size_t kRadixMaxPortionKeys = kRadixCountMask;
 
-// Order-preserving maps of the keys to unsigned bits: key order is the bits' numeric order.
+// The key types: integers of 4 and 8 bytes, float and double.
 template <class Key>
-struct RadixBits;
+__host__ __device__ constexpr bool radix_key_type() {
+    return (std::is_integral_v<Key> && !std::is_same_v<Key, bool> && (sizeof(Key) == 4 || sizeof(Key) == 8)) ||
+           std::is_same_v<Key, float> || std::is_same_v<Key, double>;
+}
 
-template <>
-struct RadixBits<unsigned> {
-    __host__ __device__ static unsigned ordered(unsigned key) { return key; }
-};
-
-template <>
-struct RadixBits<int> {
-    __host__ __device__ static unsigned ordered(int key) { return static_cast<unsigned>(key) ^ 0x80000000u; }
-};
-
-template <>
-struct RadixBits<float> {
-    __host__ __device__ static unsigned ordered(float key) {
-        unsigned bits;
-        memcpy(&bits, &key, sizeof bits);
-        if (bits == 0x80000000u) bits = 0;  // -0.0 sorts as +0.0
-        // Negatives: flipping every bit reverses their magnitude order and puts them first.
-        return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
+// Order-preserving maps of the keys to unsigned bits of their width: key order is the bits'
+// numeric order. Integers: unsigned as they are, signed with the sign bit flipped.
+template <class Key>
+struct RadixBits {
+    static_assert(radix_key_type<Key>(), "radix sort keys are integers of 4 or 8 bytes, float or double");
+    using type = std::conditional_t<sizeof(Key) == 4, std::uint32_t, std::uint64_t>;
+    static constexpr type kSign = type(1) << (sizeof(Key) * 8 - 1);
+    __host__ __device__ static type ordered(Key key) {
+        if constexpr (std::is_floating_point_v<Key>) {
+            type bits;
+            memcpy(&bits, &key, sizeof bits);
+            if (bits == kSign) bits = 0;  // -0.0 sorts as +0.0
+            // Negatives: flipping every bit reverses their magnitude order and puts them first.
+            return (bits & kSign) ? ~bits : bits | kSign;
+        } else {
+            const type bits = static_cast<type>(key);
+            return std::is_signed_v<Key> ? bits ^ kSign : bits;
+        }
     }
 };
+
+template <class Key>
+using radix_bits_t = typename RadixBits<Key>::type;
 
 // What a sort compares: (ordered(key) ^ flip) & mask. Bits outside the mask read 0 for every key,
 // so the plan kernel skips the passes of digits wholly outside it; flipping the bits inside it
 // reverses their order (descending), and the passes stay stable.
+template <class Key>
 struct RadixOrder {
-    unsigned mask;
-    unsigned flip;
+    radix_bits_t<Key> mask;
+    radix_bits_t<Key> flip;
 };
-constexpr RadixOrder kRadixAscending{0xffffffffu, 0u};
 
 template <class Key>
-__host__ __device__ __forceinline__ unsigned radix_compared(Key key, RadixOrder order) {
+__host__ __device__ constexpr RadixOrder<Key> radix_ascending() {
+    return {static_cast<radix_bits_t<Key>>(~radix_bits_t<Key>{0}), 0};
+}
+
+template <class Key>
+__host__ __device__ __forceinline__ radix_bits_t<Key> radix_compared(Key key, RadixOrder<Key> order) {
     return (RadixBits<Key>::ordered(key) ^ order.flip) & order.mask;
 }
 
 template <class Key>
-__host__ __device__ __forceinline__ unsigned radix_digit(Key key, int digit, RadixOrder order) {
-    return (radix_compared(key, order) >> (digit * kRadixDigitBits)) & (kRadixBins - 1);
+__host__ __device__ __forceinline__ unsigned radix_digit(Key key, int digit, RadixOrder<Key> order) {
+    return static_cast<unsigned>(radix_compared(key, order) >> (digit * kRadixDigitBits)) & (kRadixBins - 1);
 }
 
 // Where a pass reads and writes: the caller's input, the caller's output, or the temporary copy.
@@ -143,12 +158,13 @@ RadixLayout radix_layout(std::size_t n, int threads, int items, std::size_t max_
         offset += radix_round16(bytes);
         return at;
     };
-    layout.histogram = take(kRadixDigits * kRadixBins * sizeof(u64));
-    layout.tile_counters = take(kRadixDigits * layout.portions * sizeof(unsigned));
-    layout.status = take(kRadixDigits * layout.tiles * kRadixBins * sizeof(unsigned));
+    constexpr std::size_t digits = radix_digits<Key>();
+    layout.histogram = take(digits * kRadixBins * sizeof(u64));
+    layout.tile_counters = take(digits * layout.portions * sizeof(unsigned));
+    layout.status = take(digits * layout.tiles * kRadixBins * sizeof(unsigned));
     layout.zeroed_bytes = offset;
-    layout.plans = take(kRadixDigits * sizeof(RadixPassPlan));
-    layout.bases = take(kRadixDigits * layout.portions * kRadixBins * sizeof(u64));
+    layout.plans = take(digits * sizeof(RadixPassPlan));
+    layout.bases = take(digits * layout.portions * kRadixBins * sizeof(u64));
     layout.keys_alternate = take(n * sizeof(Key));
     if constexpr (kRadixHasValues<Value>) layout.values_alternate = take(n * sizeof(Value));
     layout.total_bytes = offset;
@@ -170,14 +186,15 @@ constexpr unsigned kRadixHistogramMaxBlocks = 1024;
 // Adds the digit counts of keys[0, n) into histogram[digit][bin] (zeroed before the launch).
 template <class Key>
 __global__ void __launch_bounds__(kRadixHistogramThreads) radix_histogram_kernel(const Key *keys, std::size_t n,
-                                                                                 RadixOrder order, u64 *histogram) {
-    __shared__ unsigned counts[kRadixDigits * kRadixBins];
-    for (int i = threadIdx.x; i < kRadixDigits * kRadixBins; i += blockDim.x) counts[i] = 0;
+                                                                                 RadixOrder<Key> order, u64 *histogram) {
+    constexpr int kDigits = radix_digits<Key>();
+    __shared__ unsigned counts[kDigits * kRadixBins];
+    for (int i = threadIdx.x; i < kDigits * kRadixBins; i += blockDim.x) counts[i] = 0;
     __syncthreads();
     const std::size_t batch_items = static_cast<std::size_t>(blockDim.x) * kRadixHistogramBatch;
     for (std::size_t first = blockIdx.x * batch_items + threadIdx.x; first < n;
          first += static_cast<std::size_t>(gridDim.x) * batch_items) {
-        unsigned bits[kRadixHistogramBatch];
+        radix_bits_t<Key> bits[kRadixHistogramBatch];
 #pragma unroll
         for (int b = 0; b < kRadixHistogramBatch; ++b) {
             const std::size_t i = first + b * static_cast<std::size_t>(blockDim.x);
@@ -187,27 +204,28 @@ __global__ void __launch_bounds__(kRadixHistogramThreads) radix_histogram_kernel
         for (int b = 0; b < kRadixHistogramBatch; ++b) {
             if (first + b * static_cast<std::size_t>(blockDim.x) >= n) break;
 #pragma unroll
-            for (int d = 0; d < kRadixDigits; ++d)
-                atomicAdd(&counts[d * kRadixBins + ((bits[b] >> (d * kRadixDigitBits)) & (kRadixBins - 1))], 1u);
+            for (int d = 0; d < kDigits; ++d)
+                atomicAdd(&counts[d * kRadixBins + static_cast<unsigned>((bits[b] >> (d * kRadixDigitBits)) & (kRadixBins - 1))],
+                          1u);
         }
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < kRadixDigits * kRadixBins; i += blockDim.x)
+    for (int i = threadIdx.x; i < kDigits * kRadixBins; i += blockDim.x)
         if (counts[i] != 0) atomicAdd(&histogram[i], static_cast<u64>(counts[i]));
 }
 
-// One block of kRadixBins threads: each digit's bin offsets (bases of portion 0) and the pass plan.
-// static: one copy per translation unit, as for the templates, since this header defines it.
-static __global__ void __launch_bounds__(kRadixBins) radix_plan_kernel(const u64 *histogram, std::size_t n,
-                                                                RadixPassPlan *plans, u64 *bases,
-                                                                std::size_t portions) {
+// One block of kRadixBins threads: each of the Digits digits' bin offsets (bases of portion 0) and
+// the pass plan.
+template <int Digits>
+__global__ void __launch_bounds__(kRadixBins) radix_plan_kernel(const u64 *histogram, std::size_t n,
+                                                                RadixPassPlan *plans, u64 *bases, std::size_t portions) {
     __shared__ u64 warp_totals[kRadixBins / kWarpThreads];
     const unsigned bin = threadIdx.x;
     const unsigned lane = bin % kWarpThreads;
     const unsigned warp = bin / kWarpThreads;
-    bool constant_digit[kRadixDigits];  // thread 0's: every key has the same digit there
+    bool constant_digit[Digits];  // thread 0's: every key has the same digit there
 #pragma unroll
-    for (int d = 0; d < kRadixDigits; ++d) {
+    for (int d = 0; d < Digits; ++d) {
         const u64 count = histogram[d * kRadixBins + bin];
         u64 inclusive = count;
 #pragma unroll
@@ -224,21 +242,21 @@ static __global__ void __launch_bounds__(kRadixBins) radix_plan_kernel(const u64
         constant_digit[d] = __syncthreads_or(count == n) != 0;
     }
     if (bin != 0) return;
-    bool active[kRadixDigits];
+    bool active[Digits];
     int active_passes = 0;
 #pragma unroll
-    for (int d = 0; d < kRadixDigits; ++d) {
+    for (int d = 0; d < Digits; ++d) {
         active[d] = !constant_digit[d];
         active_passes += active[d];
     }
     if (active_passes == 0) {  // all keys equal: one pass still moves them (stably) into the output
-        active[kRadixDigits - 1] = true;
+        active[Digits - 1] = true;
         active_passes = 1;
     }
     int source = kRadixInput;
     int done = 0;
 #pragma unroll
-    for (int d = 0; d < kRadixDigits; ++d) {
+    for (int d = 0; d < Digits; ++d) {
         if (!active[d]) {
             plans[d] = RadixPassPlan{0, source, source};
             continue;
@@ -275,7 +293,7 @@ constexpr int kRadixRankGroup = 8;
 // ranking item by item, lane by lane, keeps equal digits in input order (stability).
 template <class Key, class Value, int ITEMS>
 __global__ void __launch_bounds__(kRadixMaxThreads) radix_onesweep_kernel(
-    RadixBuffers<Key, Value> buffers, std::size_t n, int digit, RadixOrder order, const RadixPassPlan *plans,
+    RadixBuffers<Key, Value> buffers, std::size_t n, int digit, RadixOrder<Key> order, const RadixPassPlan *plans,
     unsigned *tile_counter, unsigned *status, u64 *bases, std::size_t portion, std::size_t portions,
     std::size_t portion_first_tile, std::size_t portion_tiles) {
     const RadixPassPlan plan = plans[digit];
