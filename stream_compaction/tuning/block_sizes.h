@@ -32,11 +32,12 @@ private:
 };
 using BlockSize = Relaxed<int>;
 
-// How the single-pass scan, select_if, select_flagged and unique bring their tiles in (partitions
-// and the other tile kernels always load into registers). Staged: a tile is copied into shared memory by
-// Hopper's bulk asynchronous copies (sm_90 and later) and scanned there, in tiles larger than the
-// threads' registers hold; it needs 16-byte vectors of items (4-, 8- and 16-byte types), input and
-// output aligned to 16 bytes, and the tuned block size. Portable: each thread loads its items into
+// How the single-pass scan, select_if, select_flagged, unique and the by-key scans (reduce_by_key,
+// unique_by_key, run_length_encode) bring their tiles in (partitions and the other tile kernels
+// always load into registers). Staged: a tile is copied into shared memory by Hopper's bulk
+// asynchronous copies (sm_90 and later) and scanned there, in tiles larger than the threads'
+// registers hold; it needs 16-byte vectors of items (4-, 8- and 16-byte types; by key, values of
+// the keys' size), input (and the scan's output) aligned to 16 bytes, and the tuned block size. Portable: each thread loads its items into
 // registers, on every GPU.
 enum class ScanStaging {
     Auto,      // staged where it can run and the launch is at least one wave of staged tiles, else portable

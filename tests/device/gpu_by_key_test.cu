@@ -294,6 +294,27 @@ TEST_F(GpuByKey, ReduceByKeyTileBoundariesAtSeveralBlockSizes) {
     }
 }
 
+// The staged kernel (sm_90 and later; forced on small inputs): sizes around its tile and a
+// thread's items, keys and values of 4 and 8 bytes, run-length encode (no values read), and a
+// non-commutative operator (unique_by_key keeps each run's first value).
+TEST_F(GpuByKey, StagedRunsAroundTilesAndThreads) {
+    SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
+    const std::size_t tile = SC::detail::StagedRuns<int, int, true>::kItems;
+    const std::size_t own = tile / SC::kStagedByKeyPolicy.threads;
+    std::vector<std::size_t> sizes = plainSizes();
+    for (const std::size_t n : {own - 1, own + 1, tile - 1, tile, tile + 1, 2 * tile, 5 * tile + 3}) sizes.push_back(n);
+    for (const std::size_t n : sizes)
+        for (const double mean : kMeanLengths) {
+            SCOPED_TRACE("n = " + std::to_string(n) + ", mean " + std::to_string(mean));
+            ASSERT_TRUE(checkReduceByKey(runKeys<int>(n, mean, freshSeed()), randomValues<int>(n, freshSeed()),
+                                         SC::Sum{}));
+            ASSERT_TRUE(checkReduceByKey(runKeys<long long>(n, mean, freshSeed()),
+                                         randomValues<double>(n, freshSeed()), SC::Sum{}));
+            ASSERT_TRUE(checkUniqueByKey(runKeys<int>(n, mean, freshSeed()), randomValues<int>(n, freshSeed())));
+            ASSERT_TRUE((checkUniqueAndEncode<int, int>(runKeys<int>(n, mean, freshSeed()))));
+        }
+}
+
 TEST_F(GpuByKey, ReduceByKeyLargeInput) {
     const std::size_t n = (std::size_t{1} << 26) + 11;
     for (const double mean : {4.0, 64.0}) {

@@ -1,6 +1,8 @@
 #pragma once
 // By-key dispatch: argument checks, temporary storage, block size and the one launch.
 #include <stream_compaction/detail/by_key/kernels.cuh>
+#include <stream_compaction/detail/by_key/staged_kernel.cuh>
+#include <stream_compaction/detail/scan/dispatch.cuh>
 #include <stream_compaction/detail/host/call_tag.h>
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/host/temp_storage.h>
@@ -76,6 +78,18 @@ void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_o
         /*call_tag=*/next_call_tag(),
         /*look_back_delay=*/{0, 0},  // below, for the kernel that runs
         /*keys_vectorized=*/aligned_to(d_keys, vector_alignment<K, VEC>())};
+    if constexpr (by_key_stageable<K, Values>()) {
+        const auto kernel = staged_reduce_by_key_kernel<K, Values, ValueOut, Op, Equal>;
+        constexpr std::size_t staged_items = StagedRuns<K, V, Values::reads_values>::kItems;
+        const std::size_t staged_tiles = (n + staged_items - 1) / staged_items;
+        if (runs_staged(reinterpret_cast<const void *>(kernel), name, threads,
+                        aligned_to(d_keys, 16) && values.aligned16(), staged_tiles)) {
+            params.tiles = staged_tiles;
+            params.look_back_delay = look_back_delay_for(kernel, name, kTileLookBackDelay, staged_tiles, threads, 0);
+            launch(kernel, name, blocks_for(staged_tiles, 1), threads, 0, stream, params);
+            return;
+        }
+    }
     constexpr TilePolicy tuned = by_key_policy(Values::reads_values);
     const auto kernel =
         threads == tuned.threads

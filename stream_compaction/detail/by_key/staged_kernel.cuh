@@ -1,0 +1,179 @@
+#pragma once
+// The by-key kernel with its tile staged in shared memory by bulk copies (sm_90 and later), as the
+// staged scan and select are: the keys (and the values, when the call has an array of them) come in
+// by the copy engine, so no thread holds a tile's worth of them in registers, and each item's
+// neighbours are read from the tile.
+#include <stream_compaction/detail/by_key/kernels.cuh>
+#include <stream_compaction/detail/scan/kernels.cuh>
+
+namespace StreamCompaction {
+namespace detail {
+
+// Whether a by-key call's tiles can be staged: keys in 16-byte vectors, and values (when read) of
+// the keys' size, so that a thread's keys and values are vectors at the same offsets.
+template <class K, class Values>
+constexpr bool by_key_stageable() {
+    return stageable<K>() && (!Values::reads_values || sizeof(typename Values::value_type) == sizeof(K));
+}
+
+// A staged by-key tile: each thread owns kStagedByKeyVectorsPerThread consecutive 16-byte vectors
+// of keys (odd: no bank conflicts, as in StagedTile), and the values at the same offsets.
+template <class K, class V, bool ReadsValues>
+struct StagedRuns {
+    static constexpr int kItems = kStagedByKeyVectorsPerThread * kStagedByKeyPolicy.threads * vector_items<K>();
+    alignas(128) K keys[kItems];
+    alignas(128) V values[ReadsValues ? kItems : 1];
+    cuda::barrier<cuda::thread_scope_block> loaded;
+};
+
+// reduce_by_key (unique_by_key, run_length_encode) over a staged tile. The same scan of
+// RunPair{starts here, value} as reduce_by_key_kernel, over each thread's consecutive items: a first
+// pass over the tile finds the run starts and ends and folds the thread's pairs, the block scan and
+// look-back give each thread its prefix, and a second pass over the tile writes each run's first
+// key and reduced value. Launched only on sm_90 and later, with 16-byte aligned keys and values.
+template <class K, class Values, class ValueOut, class Op, class Equal>
+__global__ void __launch_bounds__(kStagedByKeyPolicy.threads,
+                                  resident_blocks(kStagedByKeyPolicy.threads, kStagedByKeyPolicy.min_blocks_per_sm))
+    staged_reduce_by_key_kernel(ByKeyParams<K, Values, ValueOut, Op, Equal> p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    namespace tma = cuda::device::experimental;
+    using V = typename Values::value_type;
+    using Pair = RunPair<V>;
+    constexpr bool kReadsValues = Values::reads_values;
+    using Stage = StagedRuns<K, V, kReadsValues>;
+    constexpr int VEC = vector_items<K>();
+    constexpr int R = kStagedByKeyVectorsPerThread;
+    constexpr unsigned kOwn = R * VEC;  // a thread's items, consecutive
+    static_assert(kOwn <= 32, "one bit per item");
+    constexpr int Threads = kStagedByKeyPolicy.threads;
+    constexpr unsigned kTileItems = Stage::kItems;
+    using KeyVector = Vector<K, VEC>;
+    using ValueVector = Vector<V, VEC>;
+    const RunOp<Op> pair_op{p.op};
+    auto &stage = shared_storage<Stage>();
+    auto &smem = shared_storage<TileScanStorage<Pair, 1>>();
+    const auto status = TileStatus<Pair>::at(p.status_storage, p.tiles);
+    if (threadIdx.x == 0) {
+        init_barrier(&stage.loaded, Threads);
+        tma::fence_proxy_async_shared_cta();  // the copy engine sees the initialized barrier
+    }
+    const TileAssignment assigned = block_take_tile(smem, p.state, p.call_tag, p.tiles);  // orders the init
+    const std::size_t base = static_cast<std::size_t>(assigned.tile) * kTileItems;
+    const unsigned valid = p.n - base < kTileItems ? static_cast<unsigned>(p.n - base) : kTileItems;
+    if (valid == kTileItems) {
+        cuda::barrier<cuda::thread_scope_block>::arrival_token token;
+        if (threadIdx.x == 0) {
+            constexpr std::size_t kKeyBytes = sizeof(K) * kTileItems;
+            std::size_t bytes = kKeyBytes;
+            cuda::device::memcpy_async_tx(stage.keys, p.keys + base, cuda::aligned_size_t<16>(kKeyBytes), stage.loaded);
+            if constexpr (kReadsValues) {
+                constexpr std::size_t kValueBytes = sizeof(V) * kTileItems;
+                cuda::device::memcpy_async_tx(stage.values, p.values.values + base,
+                                              cuda::aligned_size_t<16>(kValueBytes), stage.loaded);
+                bytes += kValueBytes;
+            }
+            token = cuda::device::barrier_arrive_tx(stage.loaded, 1, bytes);
+        } else {
+            token = stage.loaded.arrive();
+        }
+        stage.loaded.wait(std::move(token));
+    } else {
+        for (unsigned i = threadIdx.x; i < valid; i += Threads) {
+            stage.keys[i] = p.keys[base + i];
+            if constexpr (kReadsValues) stage.values[i] = p.values.values[base + i];
+        }
+        __syncthreads();
+    }
+
+    const unsigned first = threadIdx.x * kOwn;  // this thread's first item in the tile
+    const KeyVector *own_keys = reinterpret_cast<const KeyVector *>(stage.keys + first);
+    const auto own_values = [&](int j) {
+        ValueVector v;
+        if constexpr (kReadsValues) {
+            v = reinterpret_cast<const ValueVector *>(stage.values + first)[j];
+        } else {
+#pragma unroll
+            for (int k = 0; k < VEC; ++k) v.item[k] = 1u;
+        }
+        return v;
+    };
+
+    // Bit `at` of starts and ends: this thread's item `at` is the first, the last of its run. The
+    // key before the thread's first is the previous thread's last, or the previous tile's.
+    unsigned starts = 0;
+    K previous{};
+    if (first < valid) previous = first > 0 ? stage.keys[first - 1] : base > 0 ? p.keys[base - 1] : previous;
+#pragma unroll
+    for (int j = 0; j < R; ++j) {
+        const KeyVector v = own_keys[j];
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) {
+            const unsigned at = j * VEC + k;
+            const bool start = first + at < valid && (base + first + at == 0 || !p.equal(previous, v.item[k]));
+            starts |= unsigned(start) << at;
+            previous = v.item[k];
+        }
+    }
+    // Whether the item after this thread's last starts a run: the next thread's first, or the next
+    // tile's; past the input's end the last item ends its run anyway.
+    bool next_starts = true;
+    if (first + kOwn < valid) {
+        next_starts = !p.equal(previous, stage.keys[first + kOwn]);
+    } else if (first + kOwn == kTileItems && base + kTileItems < p.n) {
+        next_starts = !p.equal(previous, p.keys[base + kTileItems]);
+    }
+    unsigned ends = 0;
+#pragma unroll
+    for (unsigned at = 0; at < kOwn; ++at) {
+        const bool next = at + 1 < kOwn ? (starts >> (at + 1) & 1u) != 0 : next_starts;
+        const bool end = first + at < valid && (base + first + at == p.n - 1 || next);
+        ends |= unsigned(end) << at;
+    }
+
+    // Items past `valid` (the last tile's) hold unspecified values and start nothing; they come
+    // after every valid item, so they reach only their own results, which are not written, and the
+    // last tile's aggregate, which no tile reads.
+    Pair totals[1];
+#pragma unroll
+    for (int j = 0; j < R; ++j) {
+        const ValueVector v = own_values(j);
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) {
+            const unsigned at = j * VEC + k;
+            const Pair item{starts >> at & 1u, v.item[k]};
+            totals[0] = at == 0 ? item : pair_op(totals[0], item);
+        }
+    }
+    Partial<Pair> prefix[1];
+    block_row_prefixes<1>(
+        totals, prefix, pair_op,
+        [&](const Pair &aggregate) {
+            return chained_tile_prefix<Pair>(status, assigned.tile, assigned.epoch, aggregate,
+                                             Partial<Pair>{Pair{}, false}, pair_op, p.look_back_delay);
+        },
+        smem);
+
+    // A run's first item writes its key, its last item its value; item n - 1 the count of runs.
+    const unsigned last = p.n - 1 - base < kTileItems ? static_cast<unsigned>(p.n - 1 - base) : ~0u;
+    Partial<Pair> running = prefix[0];
+#pragma unroll
+    for (int j = 0; j < R; ++j) {
+        const KeyVector keys = own_keys[j];
+        const ValueVector values = own_values(j);
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) {
+            const unsigned at = j * VEC + k;
+            const unsigned bit = 1u << at;
+            running = combine(running, Partial<Pair>{Pair{(starts & bit) ? 1u : 0u, values.item[k]}, true}, pair_op);
+            // Item 0 starts a run, so every valid item's inclusive count is at least 1.
+            const std::size_t run = static_cast<std::size_t>(running.value.heads) - 1;
+            if (starts & bit) p.keys_out[run] = keys.item[k];
+            if (ends & bit) p.values_out[run] = static_cast<ValueOut>(running.value.value);
+            if (first + at == last) *p.run_count = running.value.heads;
+        }
+    }
+#endif
+}
+
+}  // namespace detail
+}  // namespace StreamCompaction
