@@ -36,7 +36,6 @@ __global__ void __launch_bounds__(kStagedByKeyPolicy.threads,
                                   resident_blocks(kStagedByKeyPolicy.threads, kStagedByKeyPolicy.min_blocks_per_sm))
     staged_reduce_by_key_kernel(ByKeyParams<K, Values, ValueOut, Op, Equal> p) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    namespace tma = cuda::device::experimental;
     using V = typename Values::value_type;
     using Pair = RunPair<V>;
     constexpr bool kReadsValues = Values::reads_values;
@@ -53,36 +52,15 @@ __global__ void __launch_bounds__(kStagedByKeyPolicy.threads,
     auto &stage = shared_storage<Stage>();
     auto &smem = shared_storage<TileScanStorage<Pair, 1>>();
     const auto status = TileStatus<Pair>::at(p.status_storage, p.tiles);
-    if (threadIdx.x == 0) {
-        init_barrier(&stage.loaded, Threads);
-        tma::fence_proxy_async_shared_cta();  // the copy engine sees the initialized barrier
-    }
+    init_staging_barrier(stage.loaded, Threads);
     const TileAssignment assigned = block_take_tile(smem, p.state, p.call_tag, p.tiles);  // orders the init
     const std::size_t base = static_cast<std::size_t>(assigned.tile) * kTileItems;
     const unsigned valid = p.n - base < kTileItems ? static_cast<unsigned>(p.n - base) : kTileItems;
-    if (valid == kTileItems) {
-        cuda::barrier<cuda::thread_scope_block>::arrival_token token;
-        if (threadIdx.x == 0) {
-            constexpr std::size_t kKeyBytes = sizeof(K) * kTileItems;
-            std::size_t bytes = kKeyBytes;
-            cuda::device::memcpy_async_tx(stage.keys, p.keys + base, cuda::aligned_size_t<16>(kKeyBytes), stage.loaded);
-            if constexpr (kReadsValues) {
-                constexpr std::size_t kValueBytes = sizeof(V) * kTileItems;
-                cuda::device::memcpy_async_tx(stage.values, p.values.values + base,
-                                              cuda::aligned_size_t<16>(kValueBytes), stage.loaded);
-                bytes += kValueBytes;
-            }
-            token = cuda::device::barrier_arrive_tx(stage.loaded, 1, bytes);
-        } else {
-            token = stage.loaded.arrive();
-        }
-        stage.loaded.wait(std::move(token));
+    if constexpr (kReadsValues) {
+        load_staged_tile<Threads>(stage.loaded, valid, kTileItems, stage.keys, p.keys + base, stage.values,
+                                  p.values.values + base);
     } else {
-        for (unsigned i = threadIdx.x; i < valid; i += Threads) {
-            stage.keys[i] = p.keys[base + i];
-            if constexpr (kReadsValues) stage.values[i] = p.values.values[base + i];
-        }
-        __syncthreads();
+        load_staged_tile<Threads>(stage.loaded, valid, kTileItems, stage.keys, p.keys + base);
     }
 
     const unsigned first = threadIdx.x * kOwn;  // this thread's first item in the tile

@@ -98,9 +98,45 @@ struct StagedTile {
     cuda::barrier<cuda::thread_scope_block> loaded;
 };
 
-// cuda::barrier's init (found by argument-dependent lookup; the kernel's `init` is the scan's).
-__device__ __forceinline__ void init_barrier(cuda::barrier<cuda::thread_scope_block> *barrier, int count) {
-    init(barrier, count);
+// Thread 0 readies a staged tile's barrier, and the copy engine's view of it; the block barrier
+// of block_take_tile, which every kernel calls next, orders this before any thread uses it.
+__device__ __forceinline__ void init_staging_barrier(cuda::barrier<cuda::thread_scope_block> &loaded, int threads) {
+    if (threadIdx.x == 0) {
+        init(&loaded, threads);  // cuda::barrier's, found by argument-dependent lookup
+        cuda::device::experimental::fence_proxy_async_shared_cta();
+    }
+}
+
+// Brings a tile's `valid` items of `from` (and of `also_from`, when given) into shared memory at
+// `to` (`also_to`): a whole tile by one bulk copy each (16-byte aligned), whose bytes `loaded`
+// counts in; the last, partial tile item by item. Every thread of the block calls it, and on
+// return the tile is in shared memory for all of them.
+template <int Threads, class T, class U = T>
+__device__ __forceinline__ void load_staged_tile(cuda::barrier<cuda::thread_scope_block> &loaded, std::size_t valid,
+                                                 std::size_t tile_items, T *to, const T *from, U *also_to = nullptr,
+                                                 const U *also_from = nullptr) {
+    if (valid == tile_items) {
+        cuda::barrier<cuda::thread_scope_block>::arrival_token token;
+        if (threadIdx.x == 0) {
+            std::size_t bytes = sizeof(T) * tile_items;
+            cuda::device::memcpy_async_tx(to, from, cuda::aligned_size_t<16>(bytes), loaded);
+            if (also_from != nullptr) {
+                const std::size_t also_bytes = sizeof(U) * tile_items;
+                cuda::device::memcpy_async_tx(also_to, also_from, cuda::aligned_size_t<16>(also_bytes), loaded);
+                bytes += also_bytes;
+            }
+            token = cuda::device::barrier_arrive_tx(loaded, 1, bytes);
+        } else {
+            token = loaded.arrive();
+        }
+        loaded.wait(std::move(token));
+    } else {
+        for (std::size_t i = threadIdx.x; i < valid; i += Threads) {
+            to[i] = from[i];
+            if (also_from != nullptr) also_to[i] = also_from[i];
+        }
+        __syncthreads();
+    }
 }
 
 // The single-pass scan with its tile staged in shared memory: one thread has the copy engine load
@@ -123,27 +159,12 @@ __global__ void __launch_bounds__(kStagedScanPolicy.threads,
     auto &stage = shared_storage<Stage>();
     auto &smem = shared_storage<TileScanStorage<T, 1>>();
     const auto status = TileStatus<T>::at(status_storage, scan_status_words<T>(tiles));
-    if (threadIdx.x == 0) {
-        init_barrier(&stage.loaded, Threads);
-        tma::fence_proxy_async_shared_cta();  // the copy engine sees the initialized barrier
-    }
+    init_staging_barrier(stage.loaded, Threads);
     const TileAssignment assigned = block_take_tile(smem, state, call_tag, tiles);  // its barrier orders the init
     const std::size_t base = static_cast<std::size_t>(assigned.tile) * Stage::kItems;
     const std::size_t valid = n - base < Stage::kItems ? n - base : Stage::kItems;
     const bool full = valid == Stage::kItems;
-    if (full) {
-        cuda::barrier<cuda::thread_scope_block>::arrival_token token;
-        if (threadIdx.x == 0) {
-            cuda::device::memcpy_async_tx(stage.items, in + base, cuda::aligned_size_t<16>(kTileBytes), stage.loaded);
-            token = cuda::device::barrier_arrive_tx(stage.loaded, 1, kTileBytes);
-        } else {
-            token = stage.loaded.arrive();
-        }
-        stage.loaded.wait(std::move(token));
-    } else {
-        for (std::size_t i = threadIdx.x; i < valid; i += Threads) stage.items[i] = in[base + i];
-        __syncthreads();
-    }
+    load_staged_tile<Threads>(stage.loaded, valid, Stage::kItems, stage.items, in + base);
     // Items past `valid` (a last tile's) are stale; they only follow every valid item.
     Row *mine = reinterpret_cast<Row *>(stage.items) + threadIdx.x * R;
     T total[1];

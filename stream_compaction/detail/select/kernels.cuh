@@ -228,7 +228,6 @@ __global__ void __launch_bounds__(kStagedSelectPolicy.threads,
     using Stage = StagedTile<T, R>;
     using Row = Vector<T, VEC>;
     constexpr unsigned kTileItems = Stage::kItems;
-    constexpr std::size_t kTileBytes = sizeof(T) * kTileItems;
     auto &stage = shared_storage<Stage>();
     auto &smem = shared_storage<TileScanStorage<unsigned, 1>>();
     __shared__ u64 kept_before_tile;
@@ -236,26 +235,11 @@ __global__ void __launch_bounds__(kStagedSelectPolicy.threads,
     const auto status = TileStatus<u64>::at(p.status_storage, p.tiles);
     const unsigned lane = threadIdx.x % kWarpThreads;
     const unsigned warp = threadIdx.x / kWarpThreads;
-    if (threadIdx.x == 0) {
-        init_barrier(&stage.loaded, Threads);
-        cuda::device::experimental::fence_proxy_async_shared_cta();  // the copy engine sees the barrier
-    }
+    init_staging_barrier(stage.loaded, Threads);
     const TileAssignment assigned = block_take_tile(smem, p.state, p.call_tag, p.tiles);  // orders the init
     const std::size_t base = static_cast<std::size_t>(assigned.tile) * kTileItems;
     const unsigned valid = p.n - base < kTileItems ? static_cast<unsigned>(p.n - base) : kTileItems;
-    if (valid == kTileItems) {
-        cuda::barrier<cuda::thread_scope_block>::arrival_token token;
-        if (threadIdx.x == 0) {
-            cuda::device::memcpy_async_tx(stage.items, p.in + base, cuda::aligned_size_t<16>(kTileBytes), stage.loaded);
-            token = cuda::device::barrier_arrive_tx(stage.loaded, 1, kTileBytes);
-        } else {
-            token = stage.loaded.arrive();
-        }
-        stage.loaded.wait(std::move(token));
-    } else {
-        for (unsigned i = threadIdx.x; i < valid; i += Threads) stage.items[i] = p.in[base + i];
-        __syncthreads();
-    }
+    load_staged_tile<Threads>(stage.loaded, valid, kTileItems, stage.items, p.in + base);
 
     // Keep flags: bit j * VEC + k is item k of this lane's vector in row j of its warp's part. A
     // keep test that compares an item with the one before (unique) gets it from the tile: the bulk
