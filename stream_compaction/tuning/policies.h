@@ -108,7 +108,6 @@ constexpr TilePolicy by_key_policy(bool reads_values) {
 // The by-key scans staged by bulk copies (ScanStaging; sm_90 and later), keys and values of the
 // same size: 16-byte vectors of keys a thread, consecutive (odd, as the staged scan's), and blocks
 // an SM. 5 vectors of 4-byte keys and values are 40 KiB a tile, 5 blocks in the SM's 228 KiB.
-// Not yet run on a GPU.
 constexpr int kStagedByKeyVectorsPerThread = 5;
 constexpr TilePolicy kStagedByKeyPolicy{kTunedTileThreads, 5};
 

@@ -131,25 +131,66 @@ __global__ void __launch_bounds__(kStagedByKeyPolicy.threads,
         },
         smem);
 
-    // A run's first item writes its key, its last item its value; item n - 1 the count of runs.
-    const unsigned last = p.n - 1 - base < kTileItems ? static_cast<unsigned>(p.n - 1 - base) : ~0u;
-    Partial<Pair> running = prefix[0];
+    // A run's first item gives its key, its last item its value; item n - 1 the count of runs.
+    // Written through the warp's own part of the tile, so that a warp's stores are coalesced (each
+    // thread's own items are consecutive, so its runs are far from its neighbours'): the warp's
+    // keys, then its values, go to the tile in place, packed, and out from there. A warp's i-th run
+    // start (end) is at or after its i-th item, so with the warp's items read first nothing is
+    // overwritten before it is read. The neighbours pass 1 read from other warps' parts were read
+    // before the block scan's barriers.
+    const unsigned lane = threadIdx.x % kWarpThreads;
+    const unsigned warp_first = (threadIdx.x - lane) * kOwn;  // the warp's first item in the tile
+    const unsigned heads_before = prefix[0].valid ? prefix[0].value.heads : 0u;  // runs started before `first`
+    const unsigned warp_heads_before = __shfl_sync(kFullMask, heads_before, 0);
+    // The run of the warp's first item: the warp's first run end is its end.
+    const unsigned warp_first_run = __shfl_sync(kFullMask, heads_before + (starts & 1u), 0) - 1;
+
+    K keys[kOwn];
+#pragma unroll
+    for (int j = 0; j < R; ++j)
+#pragma unroll
+        for (int k = 0; k < VEC; ++k) keys[j * VEC + k] = own_keys[j].item[k];
+    __syncwarp();
+    K *warp_keys = stage.keys + warp_first;
+    unsigned heads = heads_before;
+#pragma unroll
+    for (unsigned at = 0; at < kOwn; ++at) {
+        if (starts >> at & 1u) warp_keys[heads++ - warp_heads_before] = keys[at];
+    }
+    __syncwarp();
+    const unsigned warp_keys_out = __shfl_sync(kFullMask, heads, kWarpThreads - 1) - warp_heads_before;
+    for (unsigned i = lane; i < warp_keys_out; i += kWarpThreads) p.keys_out[warp_heads_before + i] = warp_keys[i];
+    __syncwarp();
+
+    // Without values read (run_length_encode), the counts go where the keys were.
+    static_assert(kReadsValues || sizeof(V) <= sizeof(K), "the counts fit in the keys' place");
+    V *warp_values = kReadsValues ? stage.values + warp_first : reinterpret_cast<V *>(stage.keys + warp_first);
+    V values[kOwn];
 #pragma unroll
     for (int j = 0; j < R; ++j) {
-        const KeyVector keys = own_keys[j];
-        const ValueVector values = own_values(j);
+        const ValueVector v = own_values(j);
 #pragma unroll
-        for (int k = 0; k < VEC; ++k) {
-            const unsigned at = j * VEC + k;
-            const unsigned bit = 1u << at;
-            running = combine(running, Partial<Pair>{Pair{(starts & bit) ? 1u : 0u, values.item[k]}, true}, pair_op);
-            // Item 0 starts a run, so every valid item's inclusive count is at least 1.
-            const std::size_t run = static_cast<std::size_t>(running.value.heads) - 1;
-            if (starts & bit) p.keys_out[run] = keys.item[k];
-            if (ends & bit) p.values_out[run] = static_cast<ValueOut>(running.value.value);
-            if (first + at == last) *p.run_count = running.value.heads;
-        }
+        for (int k = 0; k < VEC; ++k) values[j * VEC + k] = v.item[k];
     }
+    __syncwarp();
+    const unsigned last = p.n - 1 - base < kTileItems ? static_cast<unsigned>(p.n - 1 - base) : ~0u;
+    Partial<Pair> running = prefix[0];
+    unsigned values_end = 0;  // past this thread's last packed value
+#pragma unroll
+    for (unsigned at = 0; at < kOwn; ++at) {
+        running = combine(running, Partial<Pair>{Pair{starts >> at & 1u, values[at]}, true}, pair_op);
+        // Item 0 starts a run, so every valid item's inclusive count is at least 1.
+        const unsigned run = running.value.heads - 1;
+        if (ends >> at & 1u) {
+            warp_values[run - warp_first_run] = running.value.value;
+            values_end = run - warp_first_run + 1;
+        }
+        if (first + at == last) *p.run_count = running.value.heads;
+    }
+    __syncwarp();
+    const unsigned warp_values_out = __reduce_max_sync(kFullMask, values_end);
+    for (unsigned i = lane; i < warp_values_out; i += kWarpThreads)
+        p.values_out[warp_first_run + i] = static_cast<ValueOut>(warp_values[i]);
 #endif
 }
 
