@@ -98,6 +98,9 @@ struct StagedTile {
     cuda::barrier<cuda::thread_scope_block> loaded;
 };
 
+// The staging helpers exist on sm_90 and later only, as the staged kernels' bodies do (the proxy
+// fence and the bulk copies need them).
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 // Thread 0 readies a staged tile's barrier, and the copy engine's view of it; the block barrier
 // of block_take_tile, which every kernel calls next, orders this before any thread uses it.
 __device__ __forceinline__ void init_staging_barrier(cuda::barrier<cuda::thread_scope_block> &loaded, int threads) {
@@ -138,6 +141,7 @@ __device__ __forceinline__ void load_staged_tile(cuda::barrier<cuda::thread_scop
         __syncthreads();
     }
 }
+#endif
 
 // The single-pass scan with its tile staged in shared memory: one thread has the copy engine load
 // the whole tile, the threads scan it in place, and one thread has the copy engine store it. The
