@@ -55,7 +55,8 @@ std::string single_pass_policy_summary(int threads) {
            "; scans staged in shared memory by bulk copies on sm_90 and later (" +
            std::to_string(kStagedScanVectorsPerThread) + " vectors a thread, " + blocks(kStagedScanPolicy) +
            " blocks an SM; select_if, select_flagged and unique " + std::to_string(kStagedSelectVectorsPerThread) +
-           " and " + blocks(kStagedSelectPolicy) + "; the by-key scans " + std::to_string(kStagedByKeyVectorsPerThread) +
+           " and " + blocks(kStagedSelectPolicy) + "; reduce_by_key " + std::to_string(staged_by_key_vectors(true)) +
+           " and " + blocks(kStagedByKeyPolicy) + ", run_length_encode " + std::to_string(staged_by_key_vectors(false)) +
            " and " + blocks(kStagedByKeyPolicy) + "): " + staging_name(block_sizes().scan_staging);
 }
 

@@ -105,10 +105,16 @@ constexpr TilePolicy by_key_policy(bool reads_values) {
     return {kTunedTileThreads, reads_values ? 4 : 5};
 }
 
-// The by-key scans staged by bulk copies (ScanStaging; sm_90 and later), keys and values of the
-// same size: 16-byte vectors of keys a thread, consecutive (odd, as the staged scan's), and blocks
-// an SM. 5 vectors of 4-byte keys and values are 40 KiB a tile, 5 blocks in the SM's 228 KiB.
-constexpr int kStagedByKeyVectorsPerThread = 5;
+// The by-key scans staged by bulk copies (ScanStaging; sm_90 and later): 16-byte vectors of keys a
+// thread, consecutive (odd: no bank conflicts), and blocks an SM, with values of the keys' size
+// (reduce_by_key, unique_by_key) and without (run_length_encode). 5 vectors of 4-byte keys and
+// values are 40 KiB a tile, 5 blocks in the SM's 228 KiB (48 registers). run_length_encode's tile
+// holds keys and 2-byte run offsets: H100, 2026-11-26, 2^28 keys in runs of mean 4 / 64, with its
+// counts in closed form (32-48 registers): 5 vectors and 6 blocks 0.771 / 0.610 ms, 5 and 7
+// 0.752 / 0.588, 7 and 5 0.716 / 0.546 (CUB 0.835 / 0.722); 4 and 7, 3 and 8 were slower.
+constexpr int staged_by_key_vectors(bool reads_values) {
+    return reads_values ? 5 : 7;
+}
 constexpr TilePolicy kStagedByKeyPolicy{kTunedTileThreads, 5};
 
 // histogram_even: threads per block (a compile-time constant: its grid is sized to fill the GPU,

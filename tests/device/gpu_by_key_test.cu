@@ -300,14 +300,18 @@ TEST_F(GpuByKey, ReduceByKeyTileBoundariesAtSeveralBlockSizes) {
 TEST_F(GpuByKey, StagedRunsAroundTilesAndThreads) {
     SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
     // Around a thread's items and a warp's (int keys; each warp writes its runs out of its part of
-    // the tile), the tile (of int keys and of long long keys) and several tiles.
+    // the tile), the tile (of int keys and values, of long long keys, of int keys alone for
+    // run-length encode) and several tiles.
     const std::size_t tile = SC::detail::StagedRuns<int, int, true>::kItems;
     const std::size_t wide_tile = SC::detail::StagedRuns<long long, double, true>::kItems;
+    const std::size_t keys_tile = SC::detail::StagedRuns<int, unsigned, false>::kItems;
     const std::size_t own = tile / SC::kStagedByKeyPolicy.threads;
     const std::size_t warp = own * 32;
+    const std::size_t keys_warp = keys_tile / SC::kStagedByKeyPolicy.threads * 32;
     std::vector<std::size_t> sizes = plainSizes();
     for (const std::size_t n : {own - 1, own + 1, warp - 1, warp + 1, tile - warp + 1, wide_tile - 1, wide_tile + 1,
-                                tile - 1, tile, tile + 1, 2 * tile, 5 * tile + 3})
+                                keys_warp - 1, keys_warp + 1, keys_tile - 1, keys_tile + 1, 2 * keys_tile + 5, tile - 1,
+                                tile, tile + 1, 2 * tile, 5 * tile + 3})
         sizes.push_back(n);
     for (const std::size_t n : sizes)
         for (const double mean : kMeanLengths) {

@@ -5,6 +5,9 @@
 // neighbours are read from the tile.
 #include <stream_compaction/detail/by_key/kernels.cuh>
 #include <stream_compaction/detail/scan/kernels.cuh>
+#include <stream_compaction/support/operators.cuh>
+
+#include <type_traits>
 
 namespace StreamCompaction {
 namespace detail {
@@ -16,13 +19,23 @@ constexpr bool by_key_stageable() {
     return stageable<K>() && (!Values::reads_values || sizeof(typename Values::value_type) == sizeof(K));
 }
 
-// A staged by-key tile: each thread owns kStagedByKeyVectorsPerThread consecutive 16-byte vectors
-// of keys (odd: no bank conflicts, as in StagedTile), and the values at the same offsets.
+// Bit helpers of the run-length encode's closed forms: the mask of bits 0 to `at`, and the highest
+// set bit of a nonzero mask.
+__device__ __forceinline__ unsigned up_to(unsigned at) { return (2u << at) - 1u; }  // at = 31: all
+__device__ __forceinline__ unsigned last_bit(unsigned mask) { return 31u - __clz(mask); }
+
+// A staged by-key tile: each thread owns staged_by_key_vectors() consecutive 16-byte vectors
+// of keys (odd: no bank conflicts, as in StagedTile), and the values at the same offsets; without
+// values (run_length_encode), room for the offsets of each warp's run starts in its part of the tile.
 template <class K, class V, bool ReadsValues>
 struct StagedRuns {
-    static constexpr int kItems = kStagedByKeyVectorsPerThread * kStagedByKeyPolicy.threads * vector_items<K>();
+    static constexpr int kVectors = staged_by_key_vectors(ReadsValues);
+    static constexpr int kThreads = kStagedByKeyPolicy.threads;
+    static constexpr int kItems = kVectors * kThreads * vector_items<K>();
+    static_assert(kItems / kThreads * kWarpThreads <= 65536, "a warp's offsets fit 16 bits");
     alignas(128) K keys[kItems];
     alignas(128) V values[ReadsValues ? kItems : 1];
+    alignas(16) unsigned short run_starts[ReadsValues ? 1 : kItems];
     cuda::barrier<cuda::thread_scope_block> loaded;
 };
 
@@ -30,7 +43,9 @@ struct StagedRuns {
 // RunPair{starts here, value} as reduce_by_key_kernel, over each thread's consecutive items: a first
 // pass over the tile finds the run starts and ends and folds the thread's pairs, the block scan and
 // look-back give each thread its prefix, and a second pass over the tile writes each run's first
-// key and reduced value. Launched only on sm_90 and later, with 16-byte aligned keys and values.
+// key and reduced value. run_length_encode, whose values are all one, folds and counts by bit
+// arithmetic on the run starts instead. Launched only on sm_90 and later, with 16-byte aligned keys
+// and values.
 template <class K, class Values, class ValueOut, class Op, class Equal>
 __global__ void __launch_bounds__(kStagedByKeyPolicy.threads,
                                   resident_blocks(kStagedByKeyPolicy.threads, kStagedByKeyPolicy.min_blocks_per_sm))
@@ -41,10 +56,10 @@ __global__ void __launch_bounds__(kStagedByKeyPolicy.threads,
     constexpr bool kReadsValues = Values::reads_values;
     using Stage = StagedRuns<K, V, kReadsValues>;
     constexpr int VEC = vector_items<K>();
-    constexpr int R = kStagedByKeyVectorsPerThread;
+    constexpr int R = Stage::kVectors;
     constexpr unsigned kOwn = R * VEC;  // a thread's items, consecutive
     static_assert(kOwn <= 32, "one bit per item");
-    constexpr int Threads = kStagedByKeyPolicy.threads;
+    constexpr int Threads = Stage::kThreads;
     constexpr unsigned kTileItems = Stage::kItems;
     using KeyVector = Vector<K, VEC>;
     using ValueVector = Vector<V, VEC>;
@@ -112,15 +127,21 @@ __global__ void __launch_bounds__(kStagedByKeyPolicy.threads,
     // after every valid item, so they reach only their own results, which are not written, and the
     // last tile's aggregate, which no tile reads.
     Pair totals[1];
+    if constexpr (kReadsValues) {
 #pragma unroll
-    for (int j = 0; j < R; ++j) {
-        const ValueVector v = own_values(j);
+        for (int j = 0; j < R; ++j) {
+            const ValueVector v = own_values(j);
 #pragma unroll
-        for (int k = 0; k < VEC; ++k) {
-            const unsigned at = j * VEC + k;
-            const Pair item{starts >> at & 1u, v.item[k]};
-            totals[0] = at == 0 ? item : pair_op(totals[0], item);
+            for (int k = 0; k < VEC; ++k) {
+                const unsigned at = j * VEC + k;
+                const Pair item{starts >> at & 1u, v.item[k]};
+                totals[0] = at == 0 ? item : pair_op(totals[0], item);
+            }
         }
+    } else {
+        // run_length_encode sums ones: the fold is the count of starts and of the items from the
+        // last start on (all of them without a start).
+        totals[0] = Pair{static_cast<unsigned>(__popc(starts)), starts != 0 ? kOwn - last_bit(starts) : kOwn};
     }
     Partial<Pair> prefix[1];
     block_row_prefixes<1>(
@@ -145,47 +166,74 @@ __global__ void __launch_bounds__(kStagedByKeyPolicy.threads,
     // The run of the warp's first item: the warp's first run end is its end.
     const unsigned warp_first_run = __shfl_sync(kFullMask, heads_before + (starts & 1u), 0) - 1;
 
-    K keys[kOwn];
-#pragma unroll
-    for (int j = 0; j < R; ++j)
-#pragma unroll
-        for (int k = 0; k < VEC; ++k) keys[j * VEC + k] = own_keys[j].item[k];
-    __syncwarp();
     K *warp_keys = stage.keys + warp_first;
     unsigned heads = heads_before;
+    if constexpr (kReadsValues) {
+        K keys[kOwn];
 #pragma unroll
-    for (unsigned at = 0; at < kOwn; ++at) {
-        if (starts >> at & 1u) warp_keys[heads++ - warp_heads_before] = keys[at];
+        for (int j = 0; j < R; ++j)
+#pragma unroll
+            for (int k = 0; k < VEC; ++k) keys[j * VEC + k] = own_keys[j].item[k];
+        __syncwarp();
+#pragma unroll
+        for (unsigned at = 0; at < kOwn; ++at) {
+            if (starts >> at & 1u) warp_keys[heads++ - warp_heads_before] = keys[at];
+        }
+        __syncwarp();
+        const unsigned warp_keys_out = __shfl_sync(kFullMask, heads, kWarpThreads - 1) - warp_heads_before;
+        for (unsigned i = lane; i < warp_keys_out; i += kWarpThreads) p.keys_out[warp_heads_before + i] = warp_keys[i];
+    } else {
+        // Without values, the tile has room to pack the run starts' offsets instead, and the keys
+        // need no registers.
+        unsigned short *warp_starts = stage.run_starts + warp_first;
+        for (unsigned rest = starts; rest != 0; rest &= rest - 1)
+            warp_starts[heads++ - warp_heads_before] = static_cast<unsigned short>(first - warp_first + __ffs(rest) - 1);
+        __syncwarp();
+        const unsigned warp_keys_out = __shfl_sync(kFullMask, heads, kWarpThreads - 1) - warp_heads_before;
+        for (unsigned i = lane; i < warp_keys_out; i += kWarpThreads)
+            p.keys_out[warp_heads_before + i] = warp_keys[warp_starts[i]];
     }
-    __syncwarp();
-    const unsigned warp_keys_out = __shfl_sync(kFullMask, heads, kWarpThreads - 1) - warp_heads_before;
-    for (unsigned i = lane; i < warp_keys_out; i += kWarpThreads) p.keys_out[warp_heads_before + i] = warp_keys[i];
     __syncwarp();
 
     // Without values read (run_length_encode), the counts go where the keys were.
     static_assert(kReadsValues || sizeof(V) <= sizeof(K), "the counts fit in the keys' place");
     V *warp_values = kReadsValues ? stage.values + warp_first : reinterpret_cast<V *>(stage.keys + warp_first);
-    V values[kOwn];
-#pragma unroll
-    for (int j = 0; j < R; ++j) {
-        const ValueVector v = own_values(j);
-#pragma unroll
-        for (int k = 0; k < VEC; ++k) values[j * VEC + k] = v.item[k];
-    }
-    __syncwarp();
     const unsigned last = p.n - 1 - base < kTileItems ? static_cast<unsigned>(p.n - 1 - base) : ~0u;
-    Partial<Pair> running = prefix[0];
     unsigned values_end = 0;  // past this thread's last packed value
+    if constexpr (kReadsValues) {
+        V values[kOwn];
 #pragma unroll
-    for (unsigned at = 0; at < kOwn; ++at) {
-        running = combine(running, Partial<Pair>{Pair{starts >> at & 1u, values[at]}, true}, pair_op);
-        // Item 0 starts a run, so every valid item's inclusive count is at least 1.
-        const unsigned run = running.value.heads - 1;
-        if (ends >> at & 1u) {
-            warp_values[run - warp_first_run] = running.value.value;
+        for (int j = 0; j < R; ++j) {
+            const ValueVector v = own_values(j);
+#pragma unroll
+            for (int k = 0; k < VEC; ++k) values[j * VEC + k] = v.item[k];
+        }
+        __syncwarp();
+        Partial<Pair> running = prefix[0];
+#pragma unroll
+        for (unsigned at = 0; at < kOwn; ++at) {
+            running = combine(running, Partial<Pair>{Pair{starts >> at & 1u, values[at]}, true}, pair_op);
+            // Item 0 starts a run, so every valid item's inclusive count is at least 1.
+            const unsigned run = running.value.heads - 1;
+            if (ends >> at & 1u) {
+                warp_values[run - warp_first_run] = running.value.value;
+                values_end = run - warp_first_run + 1;
+            }
+            if (first + at == last) *p.run_count = running.value.heads;
+        }
+    } else {
+        // run_length_encode: a run's count is the distance from its start to its end, or, for the
+        // run this thread's first item continues, the prefix's count on to its end.
+        static_assert(std::is_same<Op, Sum>::value, "run_length_encode counts its ones with Sum");
+        const unsigned count_before = prefix[0].valid ? prefix[0].value.value : 0u;
+        for (unsigned rest = ends; rest != 0; rest &= rest - 1) {
+            const unsigned at = __ffs(rest) - 1;
+            const unsigned started = starts & up_to(at);
+            const unsigned run = heads_before + __popc(started) - 1;
+            warp_values[run - warp_first_run] = started != 0 ? at - last_bit(started) + 1 : count_before + at + 1;
             values_end = run - warp_first_run + 1;
         }
-        if (first + at == last) *p.run_count = running.value.heads;
+        if (last - first < kOwn) *p.run_count = heads_before + __popc(starts & up_to(last - first));
     }
     __syncwarp();
     const unsigned warp_values_out = __reduce_max_sync(kFullMask, values_end);
