@@ -37,8 +37,8 @@ using BlockSize = Relaxed<int>;
 // always load into registers). Staged: a tile is copied into shared memory by Hopper's bulk
 // asynchronous copies (sm_90 and later) and scanned there, in tiles larger than the threads'
 // registers hold; it needs 16-byte vectors of items (4-, 8- and 16-byte types; by key, values of
-// the keys' size), input (and the scan's output) aligned to 16 bytes, and the tuned block size. Portable: each thread loads its items into
-// registers, on every GPU.
+// the keys' size), input (and the scan's output) aligned to 16 bytes, and the tuned block size.
+// Portable: each thread loads its items into registers, on every GPU.
 enum class ScanStaging {
     Auto,      // staged where it can run and the launch is at least one wave of staged tiles, else portable
     Staged,    // staged wherever it can run (the tests use it on small inputs), else portable

@@ -230,6 +230,24 @@ TEST_P(GpuAlignment, RadixSortKeys) {
     }
 }
 
+// 64-bit keys (eight digit passes, their own plan and layout): doubles of both signs.
+TEST_P(GpuAlignment, RadixSortSixtyFourBitKeys) {
+    std::mt19937_64 rng(freshSeed());
+    std::uniform_real_distribution<double> value(-1e6, 1e6);
+    for (const std::size_t n : kSizes) {
+        SCOPED_TRACE("n = " + std::to_string(n));
+        std::vector<double> keys(n);
+        for (double &k : keys) k = value(rng);
+        DeviceBuffer<double> d_in = DeviceBuffer<double>::from_host(keys.data(), n), d_out(n);
+        d_out.fill_bytes(kPoisonByte);
+        ASSERT_TRUE(runCarved(SC::radix_sort_temp_bytes<double>(n), offset(), [&](void *temp, std::size_t bytes) {
+            SC::radix_sort_keys(d_in.get(), d_out.get(), n, temp, bytes);
+        }));
+        std::sort(keys.begin(), keys.end());
+        ASSERT_TRUE(sameElements(download(d_out.get(), n), keys));
+    }
+}
+
 namespace {
 
 // Pairs sorted as `order` says (the keys' compared bits: an int's with the sign bit flipped), with

@@ -476,6 +476,34 @@ TEST_F(GpuGraph, RadixSortKeys) {
         });
 }
 
+// 64-bit keys: full-range ones, then ones whose upper six digits are all equal (six of the eight
+// passes skipped on the device), replayed alternately.
+TEST_F(GpuGraph, RadixSortSixtyFourBitKeys) {
+    const std::size_t n = kN;
+    DeviceArena arena;
+    std::int64_t *d_in = arena.make<std::int64_t>(n);
+    std::int64_t *d_out = arena.make<std::int64_t>(n);
+    const std::size_t bytes = SC::radix_sort_temp_bytes<std::int64_t>(n);
+    void *d_temp = arena.make<char>(bytes);
+    std::mt19937_64 rng(freshSeed());
+    std::vector<std::int64_t> in;
+    int replay = 0;
+    captureAndReplay(
+        arena, [&](cudaStream_t s) { SC::radix_sort_keys(d_in, d_out, n, d_temp, bytes, s); },
+        [&](cudaStream_t s) {
+            in.resize(n);
+            const std::uint64_t mask = replay++ % 2 == 0 ? ~std::uint64_t{0} : 0xffffu;
+            for (std::int64_t &x : in) x = static_cast<std::int64_t>(rng() & mask);
+            upload(s, d_in, in);
+            poison(s, d_out, n * sizeof(std::int64_t));
+        },
+        [&] {
+            std::vector<std::int64_t> expected = in;
+            std::sort(expected.begin(), expected.end());
+            return sameElements(download(d_out, n), expected);
+        });
+}
+
 // A descending sort on bits [8, 24) of the keys, captured once: each replay sorts new keys the
 // same way, stably (keys equal on those bits keep their input order).
 TEST_F(GpuGraph, RadixSortKeysDescendingOnABitRange) {

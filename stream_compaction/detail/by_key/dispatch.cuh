@@ -79,11 +79,14 @@ void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_o
         /*look_back_delay=*/{0, 0},  // below, for the kernel that runs
         /*keys_vectorized=*/aligned_to(d_keys, vector_alignment<K, VEC>())};
     if constexpr (by_key_stageable<K, Values>()) {
+        static_assert(kStagedByKeyPolicy.threads == kStagedScanPolicy.threads,
+                      "runs_staged checks the block size against the staged scan's");
         const auto kernel = staged_reduce_by_key_kernel<K, Values, ValueOut, Op, Equal>;
         constexpr std::size_t staged_items = StagedRuns<K, V, Values::reads_values>::kItems;
         const std::size_t staged_tiles = (n + staged_items - 1) / staged_items;
-        if (runs_staged(reinterpret_cast<const void *>(kernel), name, threads,
-                        aligned_to(d_keys, 16) && values.aligned16(), staged_tiles)) {
+        bool aligned = aligned_to(d_keys, 16);
+        if constexpr (Values::reads_values) aligned = aligned && aligned_to(values.values, 16);
+        if (runs_staged(reinterpret_cast<const void *>(kernel), name, threads, aligned, staged_tiles)) {
             params.tiles = staged_tiles;
             params.look_back_delay = look_back_delay_for(kernel, name, kTileLookBackDelay, staged_tiles, threads, 0);
             launch(kernel, name, blocks_for(staged_tiles, 1), threads, 0, stream, params);

@@ -8,7 +8,6 @@
 #include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>
-#include <cstdint>
 
 namespace StreamCompaction {
 namespace detail {
@@ -20,7 +19,6 @@ struct ValueArray {
     static constexpr bool reads_values = true;
     const V *values;
     bool vectorized;  // `values` is aligned for the tile's vector loads
-    __host__ bool aligned16() const { return reinterpret_cast<std::uintptr_t>(values) % 16 == 0; }
     template <int R, int VEC>
     __device__ void load_tile_values(std::size_t base, std::size_t valid, V (&items)[R][VEC]) const {
         load_tile<R, VEC>(values + base, items, valid, vectorized);
@@ -31,7 +29,6 @@ struct ValueArray {
 struct CountOnes {
     using value_type = unsigned;
     static constexpr bool reads_values = false;
-    __host__ bool aligned16() const { return true; }
     template <int R, int VEC>
     __device__ void load_tile_values(std::size_t, std::size_t, unsigned (&items)[R][VEC]) const {
 #pragma unroll

@@ -80,16 +80,8 @@ __global__ void __launch_bounds__(kStagedByKeyPolicy.threads,
 
     const unsigned first = threadIdx.x * kOwn;  // this thread's first item in the tile
     const KeyVector *own_keys = reinterpret_cast<const KeyVector *>(stage.keys + first);
-    const auto own_values = [&](int j) {
-        ValueVector v;
-        if constexpr (kReadsValues) {
-            v = reinterpret_cast<const ValueVector *>(stage.values + first)[j];
-        } else {
-#pragma unroll
-            for (int k = 0; k < VEC; ++k) v.item[k] = 1u;
-        }
-        return v;
-    };
+    // This thread's values (read only with values: run_length_encode's ones are counted by bits).
+    const auto own_values = [&](int j) { return reinterpret_cast<const ValueVector *>(stage.values + first)[j]; };
 
     // Bit `at` of starts and ends: this thread's item `at` is the first, the last of its run. The
     // key before the thread's first is the previous thread's last, or the previous tile's.

@@ -50,9 +50,9 @@ SinglePassStorage carve_single_pass(std::size_t n, void *d_temp) {
     return {reinterpret_cast<CallState *>(pieces[0]), pieces[1]};
 }
 
-// Whether a launch of `staged_tiles` staged tiles (the scan's, or the select's) runs the staged
-// kernel (ScanStaging, block_sizes.h): it needs the tuned block size, 16-byte aligned input and
-// output (`vectorized`) and a GPU with bulk copies; by default it also needs a wave of tiles, since
+// Whether a launch of `staged_tiles` staged tiles (the scan's, the select's or the by-key scans')
+// runs the staged kernel (ScanStaging, block_sizes.h): it needs the tuned block size, 16-byte
+// aligned input and output (`vectorized`) and a GPU with bulk copies; by default it also needs a wave of tiles, since
 // below that the portable kernel's smaller tiles keep more SMs busy (2^22 int32: 455 staged scan
 // tiles on 132 SMs).
 inline bool runs_staged(const void *kernel, const char *name, int threads, bool vectorized, std::size_t staged_tiles) {
