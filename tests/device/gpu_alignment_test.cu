@@ -214,41 +214,25 @@ TEST_P(GpuAlignment, SelectFlagged) { checkSelection(Selection::Flagged, offset(
 TEST_P(GpuAlignment, StablePartition) { checkSelection(Selection::StablePartition, offset(), 0); }
 TEST_P(GpuAlignment, Partition) { checkSelection(Selection::Partition, offset(), 0); }
 
-TEST_P(GpuAlignment, RadixSortKeys) {
-    std::mt19937 rng(freshSeed());
-    for (const std::size_t n : kSizes) {
-        SCOPED_TRACE("n = " + std::to_string(n));
-        std::vector<unsigned> keys(n);
-        for (unsigned &k : keys) k = static_cast<unsigned>(rng());
-        DeviceBuffer<unsigned> d_in = DeviceBuffer<unsigned>::from_host(keys.data(), n), d_out(n);
-        d_out.fill_bytes(kPoisonByte);
-        ASSERT_TRUE(runCarved(SC::radix_sort_temp_bytes<unsigned>(n), offset(), [&](void *temp, std::size_t bytes) {
-            SC::radix_sort_keys(d_in.get(), d_out.get(), n, temp, bytes);
-        }));
-        std::sort(keys.begin(), keys.end());
-        ASSERT_TRUE(sameElements(download(d_out.get(), n), keys));
-    }
-}
-
-// 64-bit keys (eight digit passes, their own plan and layout): doubles of both signs.
-TEST_P(GpuAlignment, RadixSortSixtyFourBitKeys) {
-    std::mt19937_64 rng(freshSeed());
-    std::uniform_real_distribution<double> value(-1e6, 1e6);
-    for (const std::size_t n : kSizes) {
-        SCOPED_TRACE("n = " + std::to_string(n));
-        std::vector<double> keys(n);
-        for (double &k : keys) k = value(rng);
-        DeviceBuffer<double> d_in = DeviceBuffer<double>::from_host(keys.data(), n), d_out(n);
-        d_out.fill_bytes(kPoisonByte);
-        ASSERT_TRUE(runCarved(SC::radix_sort_temp_bytes<double>(n), offset(), [&](void *temp, std::size_t bytes) {
-            SC::radix_sort_keys(d_in.get(), d_out.get(), n, temp, bytes);
-        }));
-        std::sort(keys.begin(), keys.end());
-        ASSERT_TRUE(sameElements(download(d_out.get(), n), keys));
-    }
-}
-
 namespace {
+
+// Keys drawn by draw(rng), sorted with the caller's storage at `offset`.
+template <class Key, class Draw>
+void checkRadixKeys(std::size_t offset, Draw draw) {
+    std::mt19937_64 rng(freshSeed());
+    for (const std::size_t n : kSizes) {
+        SCOPED_TRACE("n = " + std::to_string(n));
+        std::vector<Key> keys(n);
+        for (Key &k : keys) k = draw(rng);
+        DeviceBuffer<Key> d_in = DeviceBuffer<Key>::from_host(keys.data(), n), d_out(n);
+        d_out.fill_bytes(kPoisonByte);
+        ASSERT_TRUE(runCarved(SC::radix_sort_temp_bytes<Key>(n), offset, [&](void *temp, std::size_t bytes) {
+            SC::radix_sort_keys(d_in.get(), d_out.get(), n, temp, bytes);
+        }));
+        std::sort(keys.begin(), keys.end());
+        ASSERT_TRUE(sameElements(download(d_out.get(), n), keys));
+    }
+}
 
 // Pairs sorted as `order` says (the keys' compared bits: an int's with the sign bit flipped), with
 // the caller's storage at `offset`.
@@ -288,6 +272,16 @@ void checkRadixPairs(const SC::RadixSortOrder &order, std::size_t offset) {
 }
 
 }  // namespace
+
+TEST_P(GpuAlignment, RadixSortKeys) {
+    checkRadixKeys<unsigned>(offset(), [](std::mt19937_64 &rng) { return static_cast<unsigned>(rng()); });
+}
+
+// 64-bit keys (eight digit passes, their own plan and layout): doubles of both signs.
+TEST_P(GpuAlignment, RadixSortSixtyFourBitKeys) {
+    std::uniform_real_distribution<double> value(-1e6, 1e6);
+    checkRadixKeys<double>(offset(), [&](std::mt19937_64 &rng) { return value(rng); });
+}
 
 TEST_P(GpuAlignment, RadixSortPairs) { checkRadixPairs(SC::RadixSortOrder{}, offset()); }
 TEST_P(GpuAlignment, RadixSortPairsDescendingOnABitRange) { checkRadixPairs(SC::RadixSortOrder{true, 2, 9}, offset()); }
