@@ -202,22 +202,32 @@ TEST(SegmentTupleOperator, KadaneStepIsTheOperatorAppliedToOneElement) {
     }
 }
 
-// The kernel folds a lane's chunk a piece at a time: a piece of small values in 32-bit sums,
-// appended to the chunk's 64-bit fold (segment_fold_append), the others stepped in 64 bits. Either
-// way the chunk's fold must be exactly the one of stepping every element, ties included.
+// The kernel folds a lane's chunk a piece at a time: a piece of small values packed
+// (packed_fold_step) or in 32-bit sums, appended to the chunk's 64-bit fold (segment_fold_append),
+// the others stepped in 64 bits. Every way the chunk's fold must be exactly the one of stepping
+// every element, ties included.
 TEST(SegmentTupleOperator, NarrowPiecesAppendedAreTheStepwiseFold) {
     const std::uint32_t seed = freshSeed();
     std::mt19937 rng(seed);
-    for (int trial = 0; trial < 3000; ++trial) {
-        const int range = trial % 3 == 0 ? 2 : trial % 3 == 1 ? 50 : 1 << 25;  // ties, the benchmark's, the bound
-        const std::vector<int> a = randomSmall(1 + rng() % 120, rng, -range, trial % 11 == 0 ? -1 : range);
+    for (int trial = 0; trial < 4000; ++trial) {
+        // Ties, the benchmark's values, the packed bound, the 32-bit bound.
+        const int range = trial % 4 == 0 ? 2 : trial % 4 == 1 ? 50 : trial % 4 == 2 ? 1 << 14 : 1 << 25;
+        const std::vector<int> a = randomSmall(1 + rng() % 120, rng, -range, trial % 11 == 0 ? -1 : range - 1);
         SC::detail::SegmentFold stepwise = SC::detail::segment_fold_start();
         for (std::size_t i = 0; i < a.size(); ++i) SC::detail::segment_fold_step(stepwise, a[i], unsigned(i));
 
         SC::detail::SegmentFold pieces = SC::detail::segment_fold_start();
         for (std::size_t begin = 0; begin < a.size();) {
             const std::size_t length = std::min<std::size_t>(1 + rng() % 32, a.size() - begin);
-            if (rng() % 4 != 0) {  // narrow
+            unsigned magnitude = 0;
+            for (std::size_t i = 0; i < length; ++i) magnitude |= SC::detail::magnitude_bits(a[begin + i]);
+            const unsigned path = rng() % 4;
+            if (path == 0 && SC::detail::packed_fold_fits(magnitude)) {
+                SC::detail::PackedKadane packed = SC::detail::packed_fold_start();
+                for (std::size_t i = 0; i < length; ++i)
+                    SC::detail::packed_fold_step(packed, a[begin + i], unsigned(i));
+                SC::detail::segment_fold_append(pieces, SC::detail::packed_fold_result(packed), unsigned(begin));
+            } else if (path != 3) {  // narrow
                 SC::detail::KadaneFold<int> narrow = SC::detail::segment_fold_start<int>();
                 for (std::size_t i = 0; i < length; ++i)
                     SC::detail::segment_fold_step(narrow, a[begin + i], unsigned(i));
@@ -231,6 +241,39 @@ TEST(SegmentTupleOperator, NarrowPiecesAppendedAreTheStepwiseFold) {
         ASSERT_TRUE(sameTuple(SC::detail::segment_fold_result(pieces, 7), SC::detail::segment_fold_result(stepwise, 7)))
             << showArray(a) << " (seed " << seed << ")";
     }
+}
+
+// The packed fold of a piece is the 32-bit fold of it, field for field: pieces of 1 to 32 items
+// with many ties, random values, and every value at the packed bounds (the sums' extremes).
+TEST(SegmentTupleOperator, PackedPieceFoldIsTheStepwiseFold) {
+    const std::uint32_t seed = freshSeed();
+    std::mt19937 rng(seed);
+    constexpr int bound = 1 << 14;
+    for (int trial = 0; trial < 20000; ++trial) {
+        const std::size_t length = 1 + rng() % SC::detail::kPackedFoldItems;
+        std::vector<int> a;
+        switch (trial % 5) {
+        case 0: a = randomSmall(length, rng, -1, 1); break;
+        case 1: a = randomSmall(length, rng, -bound, bound - 1); break;
+        case 2: a.assign(length, -bound); break;
+        case 3: a.assign(length, bound - 1); break;
+        default: a = randomSmall(length, rng, -3, 3); a[rng() % length] = rng() % 2 ? -bound : bound - 1;
+        }
+        unsigned magnitude = 0;
+        for (const int x : a) magnitude |= SC::detail::magnitude_bits(x);
+        ASSERT_TRUE(SC::detail::packed_fold_fits(magnitude));
+        SC::detail::KadaneFold<int> stepwise = SC::detail::segment_fold_start<int>();
+        SC::detail::PackedKadane packed = SC::detail::packed_fold_start();
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            SC::detail::segment_fold_step(stepwise, a[i], unsigned(i));
+            SC::detail::packed_fold_step(packed, a[i], unsigned(i));
+        }
+        ASSERT_TRUE(sameTuple(SC::detail::segment_fold_result(SC::detail::packed_fold_result(packed), 3),
+                              SC::detail::segment_fold_result(stepwise, 3)))
+            << showArray(a) << " (seed " << seed << ")";
+    }
+    EXPECT_FALSE(SC::detail::packed_fold_fits(SC::detail::magnitude_bits(bound)));
+    EXPECT_FALSE(SC::detail::packed_fold_fits(SC::detail::magnitude_bits(-bound - 1)));
 }
 
 TEST(CpuMaxSegmentSum, RejectsBadArgumentsAndTimes) {

@@ -408,18 +408,18 @@ TEST_F(GpuReduce, MaxSegmentSumMatchesKadane) {
             EXPECT_TRUE(segmentLikeKadane(std::vector<int>(n, 0))) << "all zero";
             EXPECT_TRUE(segmentLikeKadane(valuesIn(n, INT_MAX - 10, INT_MAX, freshSeed()))) << "64-bit sums";
             EXPECT_TRUE(segmentLikeKadane(valuesIn(n, -100, 101, freshSeed()))) << "drifting up: long segments";
-            // Small values with a few at the 32-bit fold's bound (2^25), past it, and far past it:
-            // a warp's step of pieces takes the narrow path or the 64-bit one, and pieces of values
-            // all at the bound reach the narrow sums' limit.
+            // Small values with a few at the packed fold's bound (2^14), the 32-bit fold's (2^25),
+            // past them and far past: a warp's step of pieces takes the packed path, the narrow one
+            // or the 64-bit one, and pieces of values all at a bound reach that path's limits.
             if (n > 0) {
-                constexpr int edge = 1 << 25;
-                const int wide[] = {edge, -edge, edge + 1, -edge - 1, INT_MAX, INT_MIN + 1};
+                constexpr int packed_edge = 1 << 14, edge = 1 << 25;
+                const int wide[] = {packed_edge, -packed_edge - 1, edge, -edge, edge + 1, -edge - 1, INT_MAX, INT_MIN + 1};
                 std::vector<int> mixed = valuesIn(n, -100, 100, freshSeed());
                 std::mt19937_64 pick(freshSeed());
-                for (std::size_t i = 0; i < n / 500 + 1; ++i) mixed[pick() % n] = wide[pick() % 6];
-                EXPECT_TRUE(segmentLikeKadane(mixed)) << "narrow and wide pieces";
-                EXPECT_TRUE(segmentLikeKadane(std::vector<int>(n, edge))) << "every value at the narrow bound";
-                EXPECT_TRUE(segmentLikeKadane(std::vector<int>(n, -edge))) << "every value at minus the bound";
+                for (std::size_t i = 0; i < n / 500 + 1; ++i) mixed[pick() % n] = wide[pick() % 8];
+                EXPECT_TRUE(segmentLikeKadane(mixed)) << "packed, narrow and wide pieces";
+                for (const int value : {packed_edge - 1, -packed_edge, edge - 1, -edge})
+                    EXPECT_TRUE(segmentLikeKadane(std::vector<int>(n, value))) << "every value " << value;
             }
             // One positive element somewhere (a lane, warp or block boundary, or not), the rest negative.
             if (n > 0) {

@@ -73,7 +73,7 @@ __global__ void __launch_bounds__(1024) striped_reduce_kernel(Items items, std::
 //
 // The chunks are read step by step: at each step the warp loads the next piece of each of its 32
 // lanes' chunks, R vectors each, with each load instruction reading whole pieces (R lanes share
-// one: 128 contiguous bytes for 4-byte items), stores them to a staging area in shared memory, and
+// one: kReducePieceBytes contiguous bytes), stores them to a staging area in shared memory, and
 // each lane folds its own piece from there. Loads for the next step are issued before the fold.
 
 // Vectors per piece, and the piece's items.
@@ -147,13 +147,13 @@ __global__ void __launch_bounds__(kOrderedMaxThreads) ordered_reduce_kernel(Item
     typename Fold::State state = fold.start();
     fetch(0);
     for (std::size_t step = 0; step < pieces_per_lane; ++step) {
-        // Whether the whole warp's step may take the fold's cheaper path: one branch for the warp.
-        bool narrow = true;
+        // Which of the fold's paths the whole warp's step may take: one branch for the warp.
+        unsigned magnitude = 0;
 #pragma unroll
         for (int j = 0; j < R; ++j)
 #pragma unroll
-            for (int k = 0; k < VEC; ++k) narrow &= fold.narrow(loaded[j][k]);
-        narrow = __all_sync(kFullMask, narrow);
+            for (int k = 0; k < VEC; ++k) magnitude |= fold.magnitude(loaded[j][k]);
+        magnitude = __reduce_or_sync(kFullMask, magnitude);
         __syncwarp();  // every lane has folded the previous step's piece from the staging area
 #pragma unroll
         for (int j = 0; j < R; ++j) {
@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(kOrderedMaxThreads) ordered_reduce_kernel(Item
         const std::size_t valid = piece_begin >= n ? 0 : n - piece_begin < PIECE ? n - piece_begin : PIECE;
         const unsigned local = static_cast<unsigned>(step * PIECE);  // the host keeps chunks under 2^32 items
         if (valid == PIECE) {
-            fold.step_piece(state, *reinterpret_cast<const Vec(*)[R]>(piece), local, narrow);
+            fold.step_piece(state, *reinterpret_cast<const Vec(*)[R]>(piece), local, magnitude);
         } else {
             for (int v = 0; v < R; ++v)
                 for (int k = 0; k < VEC; ++k)

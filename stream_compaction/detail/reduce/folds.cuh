@@ -8,12 +8,13 @@
 //   Partial<Acc> finish(const State &, std::size_t begin); the chunk (at global index `begin`) as
 //                                                         an Acc; not valid when it had no items
 //   Acc combine(const Acc &earlier, const Acc &later);
-//   bool narrow(const Item &x);                           whether x lets a piece take the cheaper
-//                                                         path of step_piece
-//   void step_piece(State &, const Vector<Item, VEC> (&piece)[R], unsigned local, bool narrow);
+//   unsigned magnitude(const Item &x);                    bits whose OR over a piece lets
+//                                                         step_piece choose a cheaper path
+//   void step_piece(State &, const Vector<Item, VEC> (&piece)[R], unsigned local, unsigned magnitude);
 //                                                         the R * VEC items from `local` on, as
-//                                                         many steps; `narrow`: every item of the
-//                                                         piece (of the warp's step) is narrow
+//                                                         many steps; `magnitude`: the OR of
+//                                                         magnitude() over the piece (over the
+//                                                         warp's step: one path for the warp)
 #include <stream_compaction/detail/block/tile_scan.cuh>  // Vector
 #include <stream_compaction/detail/reduce/segment_tuple.h>
 #include <stream_compaction/detail/warp/warp_scan.cuh>  // Partial
@@ -40,10 +41,10 @@ struct OpFold {
         if (s.valid) s.value = op(s.value, x);
         else s = {x, true};
     }
-    __device__ __forceinline__ bool narrow(const T &) const { return false; }
+    __device__ __forceinline__ unsigned magnitude(const T &) const { return 0; }
     template <int R, int VEC>
     __device__ __forceinline__ void step_piece(State &s, const Vector<T, VEC> (&piece)[R], unsigned local,
-                                               bool) const {
+                                               unsigned) const {
 #pragma unroll
         for (int v = 0; v < R; ++v)
 #pragma unroll
@@ -61,26 +62,42 @@ struct MaxSegmentFold {
 
     __device__ __forceinline__ State start() const { return segment_fold_start(); }
     __device__ __forceinline__ void step(State &s, const int &x, unsigned local) const { segment_fold_step(s, x, local); }
-    // A piece of values in [-kNarrowBound, kNarrowBound] has every sum of its elements within 2^30,
-    // so it is folded in 32-bit sums (about half the instructions of 64-bit ones: the fold is bound
-    // by the SMs' integer issue rate, not by memory) and appended to the chunk's fold; any other
-    // piece is stepped through in 64 bits.
+    // Kadane's step in 64-bit sums is about 12 integer instructions an item, more than the SMs
+    // issue at the memory's pace, so a sub-piece of small values takes fewer: of magnitude at most
+    // 2^14, every candidate packed in one key (packed_fold_step: 6 instructions, maxima for the
+    // compare-and-selects); at most 2^25, 32-bit sums (every sum of a sub-piece within 2^30).
+    // Either fold is appended to the chunk's; any other piece is stepped through in 64 bits.
     static constexpr unsigned kMaxPieceItems = 32;
-    static constexpr unsigned kNarrowBound = (1u << 30) / kMaxPieceItems;
-    __device__ __forceinline__ bool narrow(const int &x) const {
-        return static_cast<unsigned>(x) + kNarrowBound <= 2 * kNarrowBound;
-    }
+    static constexpr unsigned kNarrowMagnitude = (1u << 30) / kMaxPieceItems;
+    __device__ __forceinline__ unsigned magnitude(const int &x) const { return magnitude_bits(x); }
     template <int R, int VEC>
     __device__ __forceinline__ void step_piece(State &s, const Vector<int, VEC> (&piece)[R], unsigned local,
-                                               bool narrow_piece) const {
-        static_assert(R * VEC <= kMaxPieceItems, "a narrow piece's sums must stay within 2^30");
-        if (narrow_piece) {
-            KadaneFold<int> piece_fold = segment_fold_start<int>();
-#pragma unroll 1
-            for (int v = 0; v < R; ++v)
+                                               unsigned magnitude) const {
+        // A longer piece is folded as consecutive sub-pieces of kMaxPieceItems, each appended.
+        constexpr int SUB = R * VEC <= static_cast<int>(kMaxPieceItems) ? R : static_cast<int>(kMaxPieceItems) / VEC;
+        static_assert(R % SUB == 0 && SUB * VEC <= static_cast<int>(kMaxPieceItems) &&
+                          SUB * VEC <= static_cast<int>(kPackedFoldItems),
+                      "a narrow sub-piece's sums must stay within 2^30, a packed one's within 2^19");
+        if (packed_fold_fits(magnitude)) {
 #pragma unroll
-                for (int k = 0; k < VEC; ++k) segment_fold_step(piece_fold, piece[v].item[k], v * VEC + k);
-            segment_fold_append(s, piece_fold, local);
+            for (int h = 0; h < R; h += SUB) {
+                PackedKadane sub_fold = packed_fold_start();
+#pragma unroll
+                for (int v = 0; v < SUB; ++v)
+#pragma unroll
+                    for (int k = 0; k < VEC; ++k) packed_fold_step(sub_fold, piece[h + v].item[k], v * VEC + k);
+                segment_fold_append(s, packed_fold_result(sub_fold), local + h * VEC);
+            }
+        } else if (magnitude < kNarrowMagnitude) {
+#pragma unroll 1
+            for (int h = 0; h < R; h += SUB) {
+                KadaneFold<int> sub_fold = segment_fold_start<int>();
+#pragma unroll 1
+                for (int v = 0; v < SUB; ++v)
+#pragma unroll
+                    for (int k = 0; k < VEC; ++k) segment_fold_step(sub_fold, piece[h + v].item[k], v * VEC + k);
+                segment_fold_append(s, sub_fold, local + h * VEC);
+            }
         } else {
 #pragma unroll
             for (int v = 0; v < R; ++v)

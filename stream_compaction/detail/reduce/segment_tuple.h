@@ -148,6 +148,62 @@ SC_SEGMENT_HD SegmentTuple segment_fold_result(const KadaneFold<Sum> &f, Segment
             base + f.current_begin, base + f.best_begin, base + f.best_end};
 }
 
+// ---- a piece of at most 32 small values, every candidate packed in one 32-bit key ----
+//
+// Kadane's step compares a sum and then selects it and its indices: three selects behind each
+// compare. With the sums of a piece small enough, a candidate is one key, sum * 2^12 + end code *
+// 2^6 + begin code, whose order is the tie rule's (a larger sum; then an earlier end, code 63 -
+// end; then an earlier begin, code 63 - begin), and each compare-and-select of the step becomes
+// one max. A piece of at most 32 items of magnitude at most 2^14 (packed_fold_fits) keeps every
+// sum within [-2^19, 2^19), so every key fits an int.
+//
+// The running keys carry the end code of the last item seen, so that the candidates for the
+// prefix and the best segment need no add of their own: from one item to the next the end code
+// falls by 2^6, and the item adds its value's key, so each step adds x * 2^12 - 2^6 to both.
+struct PackedKadane {
+    int total;    // the piece's sum so far, with the end code of the last item
+    int prefix;   // the best prefix: its sum and end code
+    int current;  // the best segment ending at the last item: its sum, end code and begin code
+    int best;     // the best segment: its sum, end code and begin code
+};
+constexpr unsigned kPackedFoldItems = 32;
+constexpr int kPackedSumScale = 1 << 12;
+constexpr int kPackedEndStep = 1 << 6;
+
+// Bits whose OR over a piece tells its largest magnitude: x for x >= 0, -x - 1 below.
+SC_SEGMENT_HD unsigned magnitude_bits(int x) { return static_cast<unsigned>(x ^ (x >> 31)); }
+// Whether a piece whose items' magnitude_bits OR to `magnitude` may be folded packed.
+SC_SEGMENT_HD bool packed_fold_fits(unsigned magnitude) { return magnitude < (1u << 14); }
+
+// The same start as segment_fold_start: no prefix and no segment yet, and a current segment of
+// sum -1, which the first item restarts; the keys carry end code 63 (end 0, before the piece).
+SC_SEGMENT_HD PackedKadane packed_fold_start() {
+    return {63 * kPackedEndStep, INT_MIN, -kPackedSumScale + 63 * kPackedEndStep, INT_MIN};
+}
+
+SC_SEGMENT_HD int max_key(int a, int b) { return a > b ? a : b; }
+
+// Item x at piece-local index i < kPackedFoldItems: segment_fold_step, its selects made maxima.
+SC_SEGMENT_HD void packed_fold_step(PackedKadane &f, int x, unsigned i) {
+    const int step = x * kPackedSumScale - kPackedEndStep;
+    f.total += step;
+    f.prefix = max_key(f.prefix, f.total);
+    // A current segment of negative sum loses to the restart at i (sum 0, begin code 63 - i, end
+    // code 63 - i: that of the last item's end); one of sum 0 began earlier, so it wins the tie
+    // and is extended, as segment_fold_step does.
+    f.current = max_key(f.current, static_cast<int>(63 - i) * (kPackedEndStep + 1)) + step;
+    f.best = max_key(f.best, f.current);
+}
+
+// The packed fold of a non-empty piece as segment_fold_step's fold of it.
+SC_SEGMENT_HD KadaneFold<int> packed_fold_result(const PackedKadane &f) {
+    const auto sum = [](int key) { return key >> 12; };  // an arithmetic shift: the floor
+    const auto end = [](int key) { return 63u - (static_cast<unsigned>(key) >> 6 & 63u); };
+    const auto begin = [](int key) { return 63u - (static_cast<unsigned>(key) & 63u); };
+    return {sum(f.total), sum(f.prefix), sum(f.current), sum(f.best),
+            end(f.prefix), begin(f.current), begin(f.best), end(f.best)};
+}
+
 // Appends to a chunk's fold the fold of the stretch that follows it, whose own indices start at 0
 // at chunk-local index `offset`: the same as stepping the chunk's fold through the stretch.
 template <class Sum>
