@@ -2,7 +2,7 @@
 // two calls behind them start at nearly the same moment and overlap (large n keeps them running
 // long enough); nothing synchronizes in between.
 //   - Two calls with separate temporary storage (scan + scan, select + scan, segmented reduce +
-//     scan): both results right.
+//     scan, reduction + maximum segment sum): both results right.
 //   - One Spmv object called on two streams at once with different x and y (several calls queued
 //     on each), through the overload that allocates its storage per call and through the one
 //     that takes the caller's (storage of its own per stream): the contract is that this is safe
@@ -14,6 +14,8 @@
 // stays running: later tests of the same process skip (under ctest each test has its own process).
 #include <gtest/gtest.h>
 
+#include <stream_compaction/cpu.h>
+#include <stream_compaction/device/reduce.cuh>
 #include <stream_compaction/device/scan.cuh>
 #include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/device/select.cuh>
@@ -91,6 +93,36 @@ TEST_F(GpuConcurrency, ScanAndScanWithSeparateStorage) {
             [&](cudaStream_t s) { SC::inclusive_scan(d_b, d_b_out, n, SC::Sum{}, d_b_temp, b_bytes, s); }));
         EXPECT_TRUE(sameElements(download(d_a_out, n), referenceExclusiveScan(a, SC::Sum{}, 0), "int exclusive scan"));
         EXPECT_TRUE(sameElements(download(d_b_out, n), referenceInclusiveScan(b, SC::Sum{}), "double inclusive scan"));
+    }
+}
+
+// The chunked sum beside the maximum segment sum (the striped and the ordered kernel): each
+// combines its blocks by a ticket of its own call state.
+TEST_F(GpuConcurrency, ReduceAndMaxSegmentSumWithSeparateStorage) {
+    const std::size_t n = kN;
+    DeviceArena arena;
+    int *d_a = arena.make<int>(n), *d_b = arena.make<int>(n);
+    int *d_sum = arena.make<int>(1);
+    SC::MaxSegmentSum *d_best = arena.make<SC::MaxSegmentSum>(1);
+    const std::size_t sum_bytes = SC::reduce_temp_bytes<int>(n), best_bytes = SC::max_segment_sum_temp_bytes(n);
+    void *d_sum_temp = arena.make<char>(sum_bytes);
+    void *d_best_temp = arena.make<char>(best_bytes);
+    std::mt19937 rng(freshSeed());
+    for (int round = 0; round < kRounds; ++round) {
+        SCOPED_TRACE("round " + std::to_string(round));
+        const std::vector<int> a = randomInts(n, rng);
+        const std::vector<int> b = randomInts(n, rng, -50, 50);
+        upload(0, d_a, a);
+        upload(0, d_b, b);
+        poison(0, d_sum, sizeof(int));
+        poison(0, d_best, sizeof(SC::MaxSegmentSum));
+        SC_CUDA_CHECK(cudaDeviceSynchronize());
+        ASSERT_TRUE(runTogether(
+            arena, [&](cudaStream_t s) { SC::reduce(d_a, d_sum, n, SC::Sum{}, 0, d_sum_temp, sum_bytes, s); },
+            [&](cudaStream_t s) { SC::max_segment_sum(d_b, d_best, n, d_best_temp, best_bytes, s); }));
+        EXPECT_EQ(download(d_sum, 1)[0], SC::CPU::sum(static_cast<int>(n), a.data())) << "int sum";
+        EXPECT_TRUE(download(d_best, 1)[0] == SC::CPU::maxSegmentSum(static_cast<int>(n), b.data()))
+            << "maximum segment sum";
     }
 }
 
