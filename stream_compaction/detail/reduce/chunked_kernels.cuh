@@ -3,7 +3,8 @@
 // share of the input sequentially (Brent: O(n / p) steps on p threads, then O(log p) to combine),
 // the block's threads are combined in order (block_reduce.cuh), and the blocks by `done`: the
 // last block to finish (grid/last_block.cuh), or one atomic each (atomics.cuh). Every block gets
-// a non-empty, contiguous part of the input, and the parts follow each other in block order.
+// a non-empty part of the input; in the ordered kernel the parts are contiguous and follow each
+// other in block order.
 #include <stream_compaction/detail/block/block_reduce.cuh>
 #include <stream_compaction/detail/block/tile_scan.cuh>
 #include <stream_compaction/detail/reduce/folds.cuh>
@@ -16,19 +17,20 @@ namespace detail {
 
 // ---- striped: operators that commute (is_commutative) ----
 //
-// Block b folds tiles [b * tiles_per_block, (b + 1) * tiles_per_block) of the input. A tile is
-// kReduceVectorsPerThread rows of blockDim.x vectors of VEC items, row-major, so that each load
-// instruction of a warp reads 512 contiguous bytes and every thread has all its loads of a tile in
-// flight before it combines any. A thread's items are a row apart: commutative operators only.
+// Block b folds tiles b, b + gridDim.x, b + 2 * gridDim.x, ... of the input, so that at any time
+// the blocks read one window of the array (H100, 2^28 ints: 0.999x CUB's sum over three rounds,
+// against 0.991x when each block read a contiguous part, about a thousand streams for the DRAM).
+// A tile is kReduceVectorsPerThread rows of blockDim.x vectors of VEC items, row-major, so that
+// each load instruction of a warp reads 512 contiguous bytes and every thread has all its loads of
+// a tile in flight before it combines any. A thread's items are a row apart, and a block's tiles
+// far apart: commutative operators only. The grid is at most the tiles, so every block has one.
 template <class T, class Op, class Items, class BlocksDone, bool Vectorized>
-__global__ void __launch_bounds__(1024) striped_reduce_kernel(Items items, std::size_t n, Op op,
-                                                              std::size_t tiles_per_block, BlocksDone done) {
+__global__ void __launch_bounds__(1024) striped_reduce_kernel(Items items, std::size_t n, Op op, BlocksDone done) {
     constexpr int VEC = vector_items<T>();
     constexpr int R = kReduceVectorsPerThread;
     const std::size_t row_items = static_cast<std::size_t>(blockDim.x) * VEC;
     const std::size_t tile_items = row_items * R;
-    const std::size_t begin = blockIdx.x * tiles_per_block * tile_items;
-    const std::size_t end = n - begin < tiles_per_block * tile_items ? n : begin + tiles_per_block * tile_items;
+    const std::size_t full_tiles = n / tile_items;
     const std::size_t mine = static_cast<std::size_t>(threadIdx.x) * VEC;
 
     const auto fold_tile = [&](std::size_t base) {
@@ -43,19 +45,20 @@ __global__ void __launch_bounds__(1024) striped_reduce_kernel(Items items, std::
 
     Partial<T> acc;
     acc.valid = false;
-    std::size_t base = begin;
-    if (base + tile_items <= end) {  // full tiles: every thread has all its items
-        acc = {fold_tile(base), true};
-        for (base += tile_items; base + tile_items <= end; base += tile_items) acc.value = op(acc.value, fold_tile(base));
+    std::size_t tile = blockIdx.x;
+    if (tile < full_tiles) {  // full tiles: every thread has all its items
+        acc = {fold_tile(tile * tile_items), true};
+        for (tile += gridDim.x; tile < full_tiles; tile += gridDim.x) acc.value = op(acc.value, fold_tile(tile * tile_items));
     }
-    // What is left is part of a tile (the input's last): item by item. Thread t has items here iff
-    // t * VEC is below the rest, so the threads with items are a prefix of the block.
+    // The input's last tile, when partial, is the block's whose stride reaches it: item by item.
+    // Thread t has items there iff t * VEC is below the rest, so those threads are a prefix.
+    const std::size_t base = tile == full_tiles ? full_tiles * tile_items : n;
 #pragma unroll
     for (int r = 0; r < R; ++r)
 #pragma unroll
         for (int k = 0; k < VEC; ++k) {
             const std::size_t i = base + r * row_items + mine + k;
-            if (i < end) {
+            if (i < n) {
                 const T x = items.item(i);
                 acc = {acc.valid ? op(acc.value, x) : x, true};
             }

@@ -81,9 +81,10 @@ void write_value(T *d_out, const T &value, cudaStream_t stream) {
 
 // ---- chunked ----
 
-// Striped kernel (commutative operators): block b folds tiles [b * per_block, (b + 1) * per_block).
+// Striped kernel (commutative operators): block b folds every gridDim.x-th tile from tile b.
 // The grid is at most the blocks resident at once (cached per kernel), so that every block runs
-// from the start and the tiles split evenly; fewer when the input has fewer tiles.
+// from the start, and the fewest blocks that take that many tiles each, so that the tiles split
+// evenly; fewer when the input has fewer tiles.
 template <class T, bool Vectorized, class Op, class Items, class Done>
 void launch_striped_as(Items items, std::size_t n, Op op, Done done, cudaStream_t stream) {
     const int threads = checked_block_size(block_sizes().reduce);
@@ -94,8 +95,7 @@ void launch_striped_as(Items items, std::size_t n, Op op, Done done, cudaStream_
     std::size_t most = resident_grid(reinterpret_cast<const void *>(kernel), name, threads, 0);
     if (most > static_cast<std::size_t>(kReduceMaxBlocks)) most = kReduceMaxBlocks;
     const std::size_t per_block = ceil_div(tiles, most);
-    launch(kernel, name, static_cast<unsigned>(ceil_div(tiles, per_block)), threads, 0, stream, items, n, op,
-           per_block, done);
+    launch(kernel, name, static_cast<unsigned>(ceil_div(tiles, per_block)), threads, 0, stream, items, n, op, done);
 }
 
 // The vectorized kernel where the input allows it (16-byte aligned), the item-by-item one otherwise.
