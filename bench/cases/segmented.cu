@@ -1,5 +1,8 @@
 // sc_bench's segmented part: exclusive segmented sums and per-segment sums of 2^26 int32 values on
-// four segmentations, the project's against CUB (the anchor) and Thrust.
+// four segmentations, the project's against CUB (the anchor) and Thrust. The per-segment sums run
+// on each of segmented_reduce's engines and on Auto's choice ("ours"), against
+// DeviceSegmentedReduce and, on segment ids as keys, CUB's and Thrust's reduce by key (which skip
+// empty segments: their output is compared with the reference's non-empty segments).
 //
 // Bytes counted: the values read and the results written (8n for a scan, 4n + 4 per segment for a
 // reduction). The segment description is left out because its form differs between the
@@ -14,12 +17,17 @@
 #include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/device/segmented_scan.cuh>
+#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/policies.h>
 
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/std/functional>
 #include <thrust/equal.h>
 #include <thrust/execution_policy.h>
+#include <thrust/iterator/permutation_iterator.h>
+#include <thrust/reduce.h>
 #include <thrust/scan.h>
 
 #include <algorithm>
@@ -60,21 +68,26 @@ public:
         const int *keys;
         const std::uint8_t *flags;
         const int *offsets;  // segments + 1
-        int *out;            // n: the scans' output
+        int *out;            // n: the scans' output (and reduce by key's keys)
         int *sums;           // segments: the reductions' output
+        int *runs;           // reduce by key's count of runs
     };
 
     SegmentedData(std::size_t n, const std::vector<int> &offsets, std::size_t copies, cudaStream_t stream)
         : n_(n), segments_(offsets.size() - 1), stride_(copy_stride(n)),
           segment_stride_(copy_stride(segments_ + 1)), values_(copies * stride_), keys_(copies * stride_),
           flags_(copies * stride_), offsets_(copies * segment_stride_), out_(copies * stride_),
-          sums_(copies * segment_stride_) {
-        std::vector<int> keys(n);
+          sums_(copies * segment_stride_), runs_(1) {
+        std::vector<int> keys(n), nonempty;
         std::vector<std::uint8_t> flags(n, 0);
         for (std::size_t s = 0; s < segments_; ++s) {
             std::fill(keys.begin() + offsets[s], keys.begin() + offsets[s + 1], static_cast<int>(s));
-            if (offsets[s] < offsets[s + 1]) flags[offsets[s]] = 1;
+            if (offsets[s] < offsets[s + 1]) {
+                flags[offsets[s]] = 1;
+                nonempty.push_back(static_cast<int>(s));
+            }
         }
+        nonempty_ = DeviceBuffer<int>::from_host(nonempty.data(), nonempty.size());
         upload(keys_.get(), keys, stream);
         upload(flags_.get(), flags, stream);
         upload(offsets_.get(), offsets, stream);
@@ -89,18 +102,22 @@ public:
 
     std::size_t n() const { return n_; }
     std::size_t segments() const { return segments_; }
+    // The segments with values, in order: what a reduction by key writes.
+    const int *nonempty() const { return nonempty_.get(); }
+    std::size_t nonempty_count() const { return nonempty_.size(); }
 
     Copy at(std::size_t offset) const {
         const std::size_t segment_offset = offset / stride_ * segment_stride_;
         return {values_.get() + offset,          keys_.get() + offset, flags_.get() + offset,
-                offsets_.get() + segment_offset, out_.get() + offset,  sums_.get() + segment_offset};
+                offsets_.get() + segment_offset, out_.get() + offset,  sums_.get() + segment_offset,
+                runs_.get()};
     }
 
 private:
     std::size_t n_, segments_, stride_, segment_stride_;
     DeviceBuffer<int> values_, keys_;
     DeviceBuffer<std::uint8_t> flags_;
-    DeviceBuffer<int> offsets_, out_, sums_;
+    DeviceBuffer<int> offsets_, out_, sums_, runs_, nonempty_;
 };
 
 struct Impl {
@@ -108,14 +125,16 @@ struct Impl {
     bool anchor;
     int block_size;                        // 0 for the libraries
     std::function<void(std::size_t)> run;  // one run on the copy at this element offset
+    bool by_key = false;                   // writes the non-empty segments only (reduce by key)
 };
 
 // Runs the implementations of one operation on one segmentation, sharing the storage and the rotation.
 class SegmentedGroup {
 public:
     SegmentedGroup(const Options &options, const Sink &sink, cudaStream_t stream, const Size &size,
-                   const std::string &param, Rotation &rotation)
-        : options_(options), sink_(sink), stream_(stream), size_(size), param_(param), rotation_(rotation) {}
+                   const std::string &param, Rotation &rotation, const SegmentedData &data)
+        : options_(options), sink_(sink), stream_(stream), size_(size), param_(param), rotation_(rotation),
+          data_(data) {}
 
     // impls[0] is the anchor whose output on copy 0 is the reference; then each implementation, the
     // anchor included, runs once on poisoned output there, is compared in full, and is timed.
@@ -126,7 +145,8 @@ public:
         for (const Impl &impl : impls) {
             SC_CUDA_CHECK(cudaMemsetAsync(out, kPoisonByte, count * sizeof(int), stream_));
             impl.run(0);
-            const bool ok = thrust::equal(thrust::cuda::par.on(stream_), out, out + count, reference.get());
+            const bool ok = impl.by_key ? same_nonempty(out, reference.get())
+                                        : thrust::equal(thrust::cuda::par.on(stream_), out, out + count, reference.get());
             if (!ok)
                 std::fprintf(stderr, "warning: %s %s, %s: the output differs from %s's\n", impl.name, operation,
                              param_.c_str(), impls.front().name);
@@ -136,12 +156,23 @@ public:
     }
 
 private:
+    // A reduce by key's output: the reference's non-empty segments, and as many runs.
+    bool same_nonempty(const int *out, const int *reference) const {
+        int runs = -1;
+        SC_CUDA_CHECK(cudaMemcpyAsync(&runs, data_.at(0).runs, sizeof(int), cudaMemcpyDeviceToHost, stream_));
+        SC_CUDA_CHECK(cudaStreamSynchronize(stream_));
+        const auto expected = thrust::make_permutation_iterator(reference, data_.nonempty());
+        return static_cast<std::size_t>(runs) == data_.nonempty_count() &&
+               thrust::equal(thrust::cuda::par.on(stream_), out, out + runs, expected);
+    }
+
     const Options &options_;
     const Sink &sink_;
     cudaStream_t stream_;
     Size size_;
     std::string param_;
     Rotation &rotation_;
+    const SegmentedData &data_;
 };
 
 // Storage for every implementation below: Thrust's scan by key is CUB's, plus its own allocations.
@@ -154,7 +185,13 @@ std::size_t temp_bytes_for(const SegmentedData &data) {
     SC_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, cub_reduce, static_cast<const int *>(nullptr),
                                                   static_cast<int *>(nullptr), static_cast<std::int64_t>(segments),
                                                   static_cast<const int *>(nullptr), static_cast<const int *>(nullptr)));
-    return std::max({cub_scan, 2 * cub_scan + (std::size_t{1} << 20), cub_reduce,
+    std::size_t cub_by_key = 0;
+    SC_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(nullptr, cub_by_key, static_cast<const int *>(nullptr),
+                                                 static_cast<int *>(nullptr), static_cast<const int *>(nullptr),
+                                                 static_cast<int *>(nullptr), static_cast<int *>(nullptr),
+                                                 ::cuda::std::plus<>{}, static_cast<int>(n)));
+    return std::max({cub_scan, 2 * cub_scan + (std::size_t{1} << 20), cub_reduce, cub_by_key,
+                     2 * cub_by_key + (std::size_t{1} << 20),
                      StreamCompaction::segmented_scan_temp_bytes<int>(n),
                      StreamCompaction::segmented_reduce_temp_bytes<int>(n, segments)});
 }
@@ -196,6 +233,19 @@ std::vector<Impl> scan_impls(const SegmentedData &data, DeviceBuffer<char> &temp
 
 std::vector<Impl> reduce_impls(const SegmentedData &data, DeviceBuffer<char> &temp, cudaStream_t stream) {
     const std::size_t n = data.n(), segments = data.segments();
+    using StreamCompaction::SegmentedReduceAlgorithm;
+    const auto ours = [&data, &temp, n, segments, stream](SegmentedReduceAlgorithm algorithm) {
+        return [&data, &temp, n, segments, stream, algorithm](std::size_t at) {
+            const SegmentedData::Copy c = data.at(at);
+            StreamCompaction::segmented_reduce(c.values, n, c.offsets, segments, c.sums, StreamCompaction::Sum{}, 0,
+                                               temp.get(), temp.bytes(), stream, algorithm);
+        };
+    };
+    const int merge_path_block = StreamCompaction::block_sizes().segmented;
+    const int ours_block = StreamCompaction::segmented_reduce_engine(n, segments, SegmentedReduceAlgorithm::Auto) ==
+                                   SegmentedReduceAlgorithm::ItemTiles
+                               ? StreamCompaction::kItemTileThreads
+                               : merge_path_block;
     return {
         {"cub", true, 0,
          [&data, &temp, segments, stream](std::size_t at) {
@@ -205,12 +255,28 @@ std::vector<Impl> reduce_impls(const SegmentedData &data, DeviceBuffer<char> &te
                                                            static_cast<std::int64_t>(segments), c.offsets,
                                                            c.offsets + 1, stream));
          }},
-        {"ours", false, StreamCompaction::block_sizes().segmented,
-         [&data, &temp, n, segments, stream](std::size_t at) {
+        {"cub_reduce_by_key", true, 0,
+         [&data, &temp, n, stream](std::size_t at) {
              const SegmentedData::Copy c = data.at(at);
-             StreamCompaction::segmented_reduce(c.values, n, c.offsets, segments, c.sums, StreamCompaction::Sum{}, 0,
-                                                temp.get(), temp.bytes(), stream);
-         }},
+             std::size_t bytes = temp.bytes();
+             SC_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(temp.get(), bytes, c.keys, c.out, c.values, c.sums, c.runs,
+                                                          ::cuda::std::plus<>{}, static_cast<int>(n), stream));
+         },
+         true},
+        {"thrust_reduce_by_key", true, 0,
+         [&data, &temp, n, stream](std::size_t at) {
+             const SegmentedData::Copy c = data.at(at);
+             Arena arena(temp.get(), temp.bytes());
+             const auto ends = thrust::reduce_by_key(thrust::cuda::par_nosync(arena).on(stream), c.keys, c.keys + n,
+                                                     c.values, c.out, c.sums);
+             const int runs = static_cast<int>(ends.first - c.out);
+             SC_CUDA_CHECK(cudaMemcpyAsync(c.runs, &runs, sizeof(int), cudaMemcpyHostToDevice, stream));
+             SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+         },
+         true},
+        {"ours", false, ours_block, ours(SegmentedReduceAlgorithm::Auto)},
+        {"merge_path", false, merge_path_block, ours(SegmentedReduceAlgorithm::MergePath)},
+        {"item_tiles", false, StreamCompaction::kItemTileThreads, ours(SegmentedReduceAlgorithm::ItemTiles)},
     };
 }
 
@@ -230,7 +296,7 @@ void run_segmented(const Options &options, const Sink &sink) {
         Rotation rotation(size.n, std::max(kPoolMinElems, copy_stride(size.n)));
         const SegmentedData data(size.n, segmentation.offsets, rotation.span() / copy_stride(size.n), stream.get());
         DeviceBuffer<char> temp(temp_bytes_for(data));
-        SegmentedGroup group(options, sink, stream.get(), size, segmentation.name, rotation);
+        SegmentedGroup group(options, sink, stream.get(), size, segmentation.name, rotation, data);
         const SegmentedData::Copy first = data.at(0);
         group.run("segmented_scan", 8.0 * size.n, scan_impls(data, temp, stream.get()), first.out, size.n);
         group.run("segmented_reduce", 4.0 * size.n + 4.0 * data.segments(), reduce_impls(data, temp, stream.get()),

@@ -1,6 +1,6 @@
 #pragma once
 // Segmented reduction on the device: one result per segment of CSR offsets (empty segments
-// included), by merge path, so the time does not depend on how the values are spread.
+// included), by merge path or, for long segments, over tiles of items (SegmentedReduceAlgorithm).
 //
 // Example:
 //   std::vector<float> values = {1, 2, 3, 4, 5}, sums(3);
@@ -32,28 +32,63 @@
 #include <stream_compaction/support/operators.cuh>
 
 #include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
 
 namespace StreamCompaction {
 
+// The engines of segmented_reduce. Merge path gives every thread an equal share of values and
+// segment ends, so its time does not depend on how the values are spread; tiles of items give
+// every thread an equal share of values, read straight into registers, and find the segment ends
+// among them: faster when segments are long, slower when they are short. Auto takes tiles of
+// items from a mean segment length (n / segments) of kItemTileMinMeanLength (and up to 2^31 - 1
+// segments, their limit).
+enum class SegmentedReduceAlgorithm { Auto, MergePath, ItemTiles };
+
+// "auto", "merge-path", "item-tiles"
+inline const char *segmented_reduce_algorithm_name(SegmentedReduceAlgorithm algorithm) {
+    switch (algorithm) {
+    case SegmentedReduceAlgorithm::Auto: return "auto";
+    case SegmentedReduceAlgorithm::MergePath: return "merge-path";
+    case SegmentedReduceAlgorithm::ItemTiles: return "item-tiles";
+    }
+    return "unknown";
+}
+
+// The engine a call with `algorithm` runs on n values in `segments` segments.
+inline SegmentedReduceAlgorithm segmented_reduce_engine(std::size_t n, std::size_t segments,
+                                                        SegmentedReduceAlgorithm algorithm) {
+    if (algorithm != SegmentedReduceAlgorithm::Auto) return algorithm;
+    return segments > 0 && segments <= static_cast<std::size_t>(INT_MAX) &&
+                   static_cast<double>(n) >= kItemTileMinMeanLength * static_cast<double>(segments)
+               ? SegmentedReduceAlgorithm::ItemTiles
+               : SegmentedReduceAlgorithm::MergePath;
+}
+
+// Enough for either engine.
 template <class V>
 std::size_t segmented_reduce_temp_bytes(std::size_t n, std::size_t segments) {
-    return detail::merge_path_temp_bytes<V>(n, segments);
+    return std::max(detail::merge_path_temp_bytes<V>(n, segments), detail::item_tile_layout<V>(n).bytes());
 }
 
 // d_out[s] = the values of segment s combined in order, `identity` for an empty segment (op(identity,
-// x) must be x). n must equal offsets[segments]. One launch (merge path): the time does not depend
-// on how the values are spread over the segments.
+// x) must be x). n must equal offsets[segments]. One launch, on the engine `algorithm` picks (above).
 template <class V, class Offset, class Op>
 void segmented_reduce(const V *d_values, std::size_t n, const Offset *d_offsets, std::size_t segments, V *d_out,
-                      Op op, V identity, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+                      Op op, V identity, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0,
+                      SegmentedReduceAlgorithm algorithm = SegmentedReduceAlgorithm::Auto) {
     SC_NVTX_RANGE("segmented_reduce");
-    require_device_pointers("segmented_reduce", n, d_values, d_offsets);
-    require_device_pointers("segmented_reduce", segments, d_offsets, d_out);
-    detail::merge_path_reduce("segmented_reduce", d_offsets, segments, n, detail::ArrayLoad<V>{d_values},
-                              detail::ArrayStore<V>{d_out}, op, identity, d_temp, temp_bytes, stream);
+    const char *name = "segmented_reduce";
+    require_device_pointers(name, n, d_values, d_offsets);
+    require_device_pointers(name, segments, d_offsets, d_out);
+    if (segmented_reduce_engine(n, segments, algorithm) == SegmentedReduceAlgorithm::ItemTiles)
+        detail::item_tile_reduce(name, d_values, n, d_offsets, segments, d_out, op, identity, d_temp, temp_bytes,
+                                 stream);
+    else
+        detail::merge_path_reduce(name, d_offsets, segments, n, detail::ArrayLoad<V>{d_values},
+                                  detail::ArrayStore<V>{d_out}, op, identity, d_temp, temp_bytes, stream);
 }
 
 namespace detail {

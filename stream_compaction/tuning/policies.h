@@ -74,7 +74,8 @@ struct LookBackDelay {
 };
 // The plain single-pass scan (any element size: int64 and double scans 1.798 -> 1.635 ms).
 constexpr LookBackDelay kScanLookBackDelay{2500, 650};
-// The other tile kernels: select, partition, the by-key family, segmented and transform scans.
+// The other tile kernels: select, partition, the by-key family, segmented and transform scans, and
+// the segmented reduce over tiles of items.
 constexpr LookBackDelay kTileLookBackDelay{1245, 150};
 // The merge path's segmented reduce (segmented_reduce, SpMV).
 constexpr LookBackDelay kMergePathLookBackDelay{800, 200};
@@ -130,6 +131,17 @@ constexpr int kRadixItemsPerThread = 16;
 // corners and look-back (15 was about 1.5x faster than 7 on large matrices on an H100); odd keeps
 // the threads' shared-memory runs on different banks.
 constexpr int kMergePathItemsPerThread = 15;
+
+// Segmented reduce over tiles of items (detail/segmented/item_tile_reduce.cuh): threads per
+// block, 16-byte vectors of consecutive values a thread, and the mean segment length (values per
+// segment) from which segmented_reduce's Auto takes it rather than merge path. H100, 2026-11-26,
+// 2^26 int32 in geometric segments of mean 4 / 64 / 4096: 128 threads 0.405 / 0.195 / 0.131 ms,
+// 256 threads 0.425 / 0.208 / 0.133 (the same with 7 or 8 blocks an SM), 512 threads 0.461 /
+// 0.225 / 0.139; 2 or 8 vectors a thread were slower at every mean. Merge path: 0.355 / 0.224 /
+// 0.187.
+constexpr int kItemTileThreads = 128;
+constexpr int kItemTileVectors = 4;
+constexpr double kItemTileMinMeanLength = 64;
 
 // Merge path: registers per thread, few enough for 1024 threads, and for values of up to 4 bytes
 // few enough that more blocks fit on an SM (40 gives 6 blocks of 256 threads), without spilling.

@@ -349,11 +349,15 @@ void checkSegmentedReduce(std::size_t offset) {
         const std::vector<T> in = randomOf<T>(n, rng);
         DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n), d_out(segments);
         DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(offsets.data(), offsets.size());
-        d_out.fill_bytes(kPoisonByte);
-        ASSERT_TRUE(runCarved(SC::segmented_reduce_temp_bytes<T>(n, segments), offset, [&](void *temp, std::size_t bytes) {
-            SC::segmented_reduce(d_in.get(), n, d_offsets.get(), segments, d_out.get(), SC::Sum{}, T(0), temp, bytes);
-        }));
-        ASSERT_TRUE(sameElements(download(d_out.get(), segments), referenceSegmentedReduce(in, offsets, SC::Sum{}, T(0))));
+        for (const auto engine : {SC::SegmentedReduceAlgorithm::MergePath, SC::SegmentedReduceAlgorithm::ItemTiles}) {
+            SCOPED_TRACE(SC::segmented_reduce_algorithm_name(engine));
+            d_out.fill_bytes(kPoisonByte);
+            ASSERT_TRUE(runCarved(SC::segmented_reduce_temp_bytes<T>(n, segments), offset, [&](void *temp, std::size_t bytes) {
+                SC::segmented_reduce(d_in.get(), n, d_offsets.get(), segments, d_out.get(), SC::Sum{}, T(0), temp, bytes,
+                                     0, engine);
+            }));
+            ASSERT_TRUE(sameElements(download(d_out.get(), segments), referenceSegmentedReduce(in, offsets, SC::Sum{}, T(0))));
+        }
     }
 }
 

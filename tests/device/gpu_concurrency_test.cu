@@ -178,10 +178,12 @@ TEST_F(GpuConcurrency, SegmentedReduceAndScanWithSeparateStorage) {
         poison(0, d_sums, segments * sizeof(int));
         poison(0, d_b_out, n * sizeof(int));
         SC_CUDA_CHECK(cudaDeviceSynchronize());
+        // Both engines, a round each.
+        const auto engine = round % 2 ? SC::SegmentedReduceAlgorithm::ItemTiles : SC::SegmentedReduceAlgorithm::MergePath;
         ASSERT_TRUE(runTogether(
             arena,
             [&](cudaStream_t s) {
-                SC::segmented_reduce(d_a, n, d_offsets, segments, d_sums, SC::Sum{}, 0, d_a_temp, a_bytes, s);
+                SC::segmented_reduce(d_a, n, d_offsets, segments, d_sums, SC::Sum{}, 0, d_a_temp, a_bytes, s, engine);
             },
             [&](cudaStream_t s) { SC::inclusive_scan(d_b, d_b_out, n, SC::Sum{}, d_b_temp, b_bytes, s); }));
         EXPECT_TRUE(sameElements(download(d_sums, segments), referenceSegmentedReduce(a, offsets, SC::Sum{}, 0),

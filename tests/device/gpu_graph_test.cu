@@ -289,19 +289,22 @@ TEST_F(GpuGraph, SegmentedReduce) {
     void *d_temp = arena.make<char>(bytes);
     std::mt19937 rng(freshSeed());
     std::vector<int> in, offsets;
-    captureAndReplay(
-        arena,
-        [&](cudaStream_t s) {
-            SC::segmented_reduce(d_in, n, d_offsets, segments, d_out, SC::Max{}, INT_MIN, d_temp, bytes, s);
-        },
-        [&](cudaStream_t s) {
-            in = randomInts(n, rng);
-            offsets = randomOffsets(n, segments, rng);
-            upload(s, d_in, in);
-            upload(s, d_offsets, offsets);
-            poison(s, d_out, segments * sizeof(int));
-        },
-        [&] { return sameElements(download(d_out, segments), referenceSegmentedReduce(in, offsets, SC::Max{}, INT_MIN)); });
+    for (const auto engine : {SC::SegmentedReduceAlgorithm::MergePath, SC::SegmentedReduceAlgorithm::ItemTiles}) {
+        SCOPED_TRACE(SC::segmented_reduce_algorithm_name(engine));
+        captureAndReplay(
+            arena,
+            [&](cudaStream_t s) {
+                SC::segmented_reduce(d_in, n, d_offsets, segments, d_out, SC::Max{}, INT_MIN, d_temp, bytes, s, engine);
+            },
+            [&](cudaStream_t s) {
+                in = randomInts(n, rng);
+                offsets = randomOffsets(n, segments, rng);
+                upload(s, d_in, in);
+                upload(s, d_offsets, offsets);
+                poison(s, d_out, segments * sizeof(int));
+            },
+            [&] { return sameElements(download(d_out, segments), referenceSegmentedReduce(in, offsets, SC::Max{}, INT_MIN)); });
+    }
 }
 
 TEST_F(GpuGraph, MakeFlags) {

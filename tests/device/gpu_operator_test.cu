@@ -63,7 +63,8 @@ std::vector<T> lastOfEachSegment(const std::vector<T> &values, const std::vector
 }
 
 template <class T>
-::testing::AssertionResult reduceLast(const std::vector<T> &values, const std::vector<int> &offsets) {
+::testing::AssertionResult reduceLast(const std::vector<T> &values, const std::vector<int> &offsets,
+                                      SC::SegmentedReduceAlgorithm engine) {
     const std::size_t n = values.size(), segments = offsets.size() - 1;
     DeviceBuffer<T> d_values = DeviceBuffer<T>::from_host(values.data(), n), d_out(segments);
     DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(offsets.data(), offsets.size());
@@ -71,23 +72,29 @@ template <class T>
     d_out.fill_bytes(kPoisonByte);
     temp.fill_bytes(kPoisonByte);
     SC::segmented_reduce(d_values.get(), n, d_offsets.get(), segments, d_out.get(), Last{}, T(0), temp.get(),
-                         temp.bytes());
+                         temp.bytes(), 0, engine);
     SC_CUDA_CHECK(cudaDeviceSynchronize());
     return sameElements(download(d_out.get(), segments), lastOfEachSegment(values, offsets), "segment results");
 }
 
-// Every value type and block size on one segmentation.
+// Every value type and block size on one segmentation, on each engine (the item tiles' block size
+// is their own: they run once).
 void checkLast(const std::vector<int> &offsets, std::uint32_t seed) {
     std::mt19937 rng(seed);
     const std::size_t n = offsets.back();
     SCOPED_TRACE(std::to_string(offsets.size() - 1) + " segments, n = " + std::to_string(n));
+    const auto check = [&](SC::SegmentedReduceAlgorithm engine) {
+        SCOPED_TRACE(SC::segmented_reduce_algorithm_name(engine));
+        EXPECT_TRUE(reduceLast(nonzeroValues<int>(n, rng), offsets, engine)) << "int";
+        EXPECT_TRUE(reduceLast(nonzeroValues<double>(n, rng), offsets, engine)) << "double";
+        EXPECT_TRUE(reduceLast(nonzeroValues<std::int64_t>(n, rng), offsets, engine)) << "int64";
+    };
     for (const int threads : kBlockSizes) {
         SC::set_block_size(threads);
         SCOPED_TRACE("block size " + std::to_string(threads));
-        EXPECT_TRUE(reduceLast(nonzeroValues<int>(n, rng), offsets)) << "int";
-        EXPECT_TRUE(reduceLast(nonzeroValues<double>(n, rng), offsets)) << "double";
-        EXPECT_TRUE(reduceLast(nonzeroValues<std::int64_t>(n, rng), offsets)) << "int64";
+        check(SC::SegmentedReduceAlgorithm::MergePath);
     }
+    check(SC::SegmentedReduceAlgorithm::ItemTiles);
 }
 
 }  // namespace

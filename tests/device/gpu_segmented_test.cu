@@ -198,7 +198,8 @@ std::vector<T> gpuSegmentedScan(const std::vector<T> &in, const Segments &segmen
 }
 
 template <class T, class Op>
-std::vector<T> gpuSegmentedReduce(const std::vector<T> &in, const std::vector<int> &offsets, Op op, T identity) {
+std::vector<T> gpuSegmentedReduce(const std::vector<T> &in, const std::vector<int> &offsets, Op op, T identity,
+                                  SC::SegmentedReduceAlgorithm algorithm = SC::SegmentedReduceAlgorithm::Auto) {
     const std::size_t n = in.size(), segments = offsets.size() - 1;
     DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n);
     DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(offsets.data(), offsets.size());
@@ -207,10 +208,25 @@ std::vector<T> gpuSegmentedReduce(const std::vector<T> &in, const std::vector<in
     DeviceBuffer<char> temp(SC::segmented_reduce_temp_bytes<T>(n, segments));
     temp.fill_bytes(kPoisonByte);
     SC::segmented_reduce(d_in.get(), n, d_offsets.get(), segments, d_out.get(), op, identity, temp.get(),
-                         temp.bytes());
+                         temp.bytes(), 0, algorithm);
     std::vector<T> result(segments);
     d_out.copy_to_host(result.data(), segments);
     return result;
+}
+
+constexpr SC::SegmentedReduceAlgorithm kReduceEngines[] = {
+    SC::SegmentedReduceAlgorithm::Auto, SC::SegmentedReduceAlgorithm::MergePath, SC::SegmentedReduceAlgorithm::ItemTiles};
+
+// The segmented reduce on each engine against the CPU.
+template <class T, class Op>
+::testing::AssertionResult reduceMatchesOnEveryEngine(const std::vector<T> &in, const std::vector<int> &offsets,
+                                                      Op op, T identity) {
+    const Expected<T> expected = referenceReduce(in, offsets, op, identity);
+    for (const SC::SegmentedReduceAlgorithm engine : kReduceEngines) {
+        ::testing::AssertionResult result = matches(gpuSegmentedReduce(in, offsets, op, identity, engine), expected);
+        if (!result) return result << " (segmented_reduce on " << SC::segmented_reduce_algorithm_name(engine) << ")";
+    }
+    return ::testing::AssertionSuccess();
 }
 
 // Every form and direction of the scan on one input.
@@ -235,19 +251,21 @@ void checkOnSizes(Op op, T init, T identity, const std::vector<std::size_t> &siz
             const std::vector<T> in = randomVector<T>(n, freshSeed());
             const Segments segments = randomSegments(n, meanLength, freshSeed());
             checkScans(in, segments, op, init);
-            ASSERT_TRUE(matches(gpuSegmentedReduce(in, segments.offsets, op, identity),
-                                referenceReduce(in, segments.offsets, op, identity)));
+            ASSERT_TRUE(reduceMatchesOnEveryEngine(in, segments.offsets, op, identity));
         }
     }
 }
 
 // Tile = block size x vector_items x kTransformScanRows (head, value) pairs; merge-path
-// tiles are block size x kMergePathItemsPerThread steps. Sizes around both, and past the 32-tile look-back window.
+// tiles are block size x kMergePathItemsPerThread steps; the reduce's item tiles have a block size
+// of their own. Sizes around each, and past the 32-tile look-back window.
 template <class T>
 std::vector<std::size_t> tileSizes(int threads) {
     const std::size_t tile = SC::detail::transform_tile_items_for<SC::SegmentedPair<T>>(threads);
     const std::size_t path_tile = std::size_t(threads) * SC::kMergePathItemsPerThread;
-    return {tile - 1, tile, tile + 1, 2 * tile, 33 * tile + 5, path_tile - 1, path_tile + 1, 40 * path_tile};
+    const std::size_t item_tile = static_cast<std::size_t>(SC::detail::item_tile_items<T>());
+    return {tile - 1, tile, tile + 1, 2 * tile, 33 * tile + 5, path_tile - 1, path_tile + 1, 40 * path_tile,
+            item_tile - 1, item_tile + 1, 34 * item_tile + 3};
 }
 
 class Segmented : public GpuTest {
@@ -260,13 +278,36 @@ protected:
 
 }  // namespace
 
+// The engine Auto takes: host arithmetic only, so it runs without a GPU too.
+TEST(SegmentedReduceEngine, AutoTakesItemTilesFromTheMeanLength) {
+    using SC::SegmentedReduceAlgorithm;
+    const double mean = SC::kItemTileMinMeanLength;
+    const std::size_t segments = 1000, long_enough = static_cast<std::size_t>(mean * segments);
+    EXPECT_EQ(SC::segmented_reduce_engine(long_enough, segments, SegmentedReduceAlgorithm::Auto),
+              SegmentedReduceAlgorithm::ItemTiles);
+    EXPECT_EQ(SC::segmented_reduce_engine(long_enough - 1, segments, SegmentedReduceAlgorithm::Auto),
+              SegmentedReduceAlgorithm::MergePath);
+    EXPECT_EQ(SC::segmented_reduce_engine(0, 0, SegmentedReduceAlgorithm::Auto), SegmentedReduceAlgorithm::MergePath);
+    // Past 2^31 - 1 segments only merge path counts them.
+    const std::size_t many = std::size_t(INT_MAX) + 1;
+    EXPECT_EQ(SC::segmented_reduce_engine(many * 100, many, SegmentedReduceAlgorithm::Auto),
+              SegmentedReduceAlgorithm::MergePath);
+    // A named engine is taken as it is.
+    EXPECT_EQ(SC::segmented_reduce_engine(1, segments, SegmentedReduceAlgorithm::ItemTiles),
+              SegmentedReduceAlgorithm::ItemTiles);
+    EXPECT_EQ(SC::segmented_reduce_engine(long_enough, segments, SegmentedReduceAlgorithm::MergePath),
+              SegmentedReduceAlgorithm::MergePath);
+    EXPECT_STREQ(SC::segmented_reduce_algorithm_name(SegmentedReduceAlgorithm::ItemTiles), "item-tiles");
+}
+
 TEST_F(Segmented, TheIssuesExample) {
     const std::vector<int> values = {1, 2, 3, 4, 5, 6, 7, 8};
     const Segments segments = fromLengths({2, 3, 3});
     EXPECT_EQ(gpuSegmentedScan(values, segments, Form::Flags, true, SC::Sum{}, 0), (std::vector<int>{0, 1, 0, 3, 7, 0, 6, 13}));
     EXPECT_EQ(gpuSegmentedScan(values, segments, Form::Offsets, true, SC::Sum{}, 0), (std::vector<int>{0, 1, 0, 3, 7, 0, 6, 13}));
     EXPECT_EQ(gpuSegmentedScan(values, segments, Form::Offsets, false, SC::Sum{}, 0), (std::vector<int>{1, 3, 3, 7, 12, 6, 13, 21}));
-    EXPECT_EQ(gpuSegmentedReduce(values, segments.offsets, SC::Sum{}, 0), (std::vector<int>{3, 12, 21}));
+    for (const SC::SegmentedReduceAlgorithm engine : kReduceEngines)
+        EXPECT_EQ(gpuSegmentedReduce(values, segments.offsets, SC::Sum{}, 0, engine), (std::vector<int>{3, 12, 21}));
     // Each segment of an exclusive scan starts from init, then init op the segment's values.
     EXPECT_EQ(gpuSegmentedScan(values, segments, Form::Flags, true, SC::Sum{}, 100),
               (std::vector<int>{100, 101, 100, 103, 107, 100, 106, 113}));
@@ -316,19 +357,20 @@ TEST_F(Segmented, EmptySegmentsEverywhereAndDegenerateShapes) {
         const Segments segments = fromLengths(shape);
         const std::vector<double> in = randomVector<double>(segments.offsets.back(), freshSeed());
         checkScans(in, segments, SC::Sum{}, 0.0);
-        EXPECT_TRUE(matches(gpuSegmentedReduce(in, segments.offsets, SC::Sum{}, 0.0),
-                            referenceReduce(in, segments.offsets, SC::Sum{}, 0.0)));
+        EXPECT_TRUE(reduceMatchesOnEveryEngine(in, segments.offsets, SC::Sum{}, 0.0));
     }
     // All segments empty: n = 0, every reduction is the identity.
     const std::vector<int> empty_offsets(1001, 0);
-    EXPECT_EQ(gpuSegmentedReduce(std::vector<int>{}, empty_offsets, SC::Max{}, INT_MIN), std::vector<int>(1000, INT_MIN));
-    // No segments at all.
-    EXPECT_TRUE(gpuSegmentedReduce(std::vector<int>{}, std::vector<int>{0}, SC::Sum{}, 0).empty());
+    for (const SC::SegmentedReduceAlgorithm engine : kReduceEngines) {
+        EXPECT_EQ(gpuSegmentedReduce(std::vector<int>{}, empty_offsets, SC::Max{}, INT_MIN, engine),
+                  std::vector<int>(1000, INT_MIN));
+        // No segments at all.
+        EXPECT_TRUE(gpuSegmentedReduce(std::vector<int>{}, std::vector<int>{0}, SC::Sum{}, 0, engine).empty());
+    }
     // One segment of 2^20 among empty ones.
     const Segments long_one = fromLengths({0, 1 << 20, 0, 1, 0});
     const std::vector<float> values = randomVector<float>(long_one.offsets.back(), freshSeed());
-    EXPECT_TRUE(matches(gpuSegmentedReduce(values, long_one.offsets, SC::Sum{}, 0.0f),
-                        referenceReduce(values, long_one.offsets, SC::Sum{}, 0.0f)));
+    EXPECT_TRUE(reduceMatchesOnEveryEngine(values, long_one.offsets, SC::Sum{}, 0.0f));
     checkScans(values, long_one, SC::Sum{}, 0.0f);
 }
 
@@ -363,6 +405,21 @@ TEST_F(Segmented, MisalignedPointers) {
         std::vector<int> got(n);
         SC_CUDA_CHECK(cudaMemcpy(got.data(), d_out.get() + 1, n * sizeof(int), cudaMemcpyDeviceToHost));
         EXPECT_TRUE(matches(got, referenceScan(tail_in, tail_flags, SC::Sum{}, exclusive, 3))) << exclusive;
+    }
+    // The reduce's values one int past a vector boundary: the item tiles load them one at a time.
+    const Segments long_segments = randomSegments(n, 300, freshSeed());
+    const std::size_t count = long_segments.count();
+    DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(long_segments.offsets.data(), count + 1);
+    DeviceBuffer<int> d_sums(count);
+    DeviceBuffer<char> reduce_temp(SC::segmented_reduce_temp_bytes<int>(n, count));
+    const Expected<int> expected = referenceReduce(tail_in, long_segments.offsets, SC::Sum{}, 0);
+    for (const SC::SegmentedReduceAlgorithm engine : kReduceEngines) {
+        d_sums.fill_bytes(kPoisonByte);
+        SC::segmented_reduce(d_in.get() + 1, n, d_offsets.get(), count, d_sums.get(), SC::Sum{}, 0, reduce_temp.get(),
+                             reduce_temp.bytes(), 0, engine);
+        std::vector<int> sums(count);
+        d_sums.copy_to_host(sums.data(), count);
+        EXPECT_TRUE(matches(sums, expected)) << SC::segmented_reduce_algorithm_name(engine);
     }
 }
 
@@ -473,7 +530,6 @@ TEST(GpuLarge, SegmentedScanAndReduce) {
                             referenceScan(in, segments.flags, SC::Sum{}, true, 0)));
         ASSERT_TRUE(matches(gpuSegmentedScan(in, segments, Form::Offsets, false, SC::Sum{}, 0),
                             referenceScan(in, segments.flags, SC::Sum{}, false, 0)));
-        ASSERT_TRUE(matches(gpuSegmentedReduce(in, segments.offsets, SC::Sum{}, 0),
-                            referenceReduce(in, segments.offsets, SC::Sum{}, 0)));
+        ASSERT_TRUE(reduceMatchesOnEveryEngine(in, segments.offsets, SC::Sum{}, 0));
     }
 }

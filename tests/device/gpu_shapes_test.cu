@@ -317,16 +317,19 @@ void checkSegmentedReduce() {
         DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n), d_out(segments);
         DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(offsets.data(), offsets.size());
         DeviceBuffer<char> temp(SC::segmented_reduce_temp_bytes<T>(n, segments));
-        d_out.fill_bytes(kPoisonByte);
-        expectRunsOrRefuses(
-            std::string(typeName<T>()) + ", segmented_reduce",
-            [&] {
-                SC::segmented_reduce(d_in.get(), n, d_offsets.get(), segments, d_out.get(), Plus{}, zero<T>(), temp.get(),
-                                     temp.bytes());
-                SC_CUDA_CHECK(cudaDeviceSynchronize());
-                return sameElements(download(d_out.get(), segments), referenceSegmentedReduce(in, offsets, Plus{}, zero<T>()));
-            },
-            [&] { return stillPoisoned(d_out.get(), d_out.bytes()); });
+        for (const auto engine : {SC::SegmentedReduceAlgorithm::MergePath, SC::SegmentedReduceAlgorithm::ItemTiles}) {
+            d_out.fill_bytes(kPoisonByte);
+            expectRunsOrRefuses(
+                std::string(typeName<T>()) + ", segmented_reduce on " + SC::segmented_reduce_algorithm_name(engine),
+                [&] {
+                    SC::segmented_reduce(d_in.get(), n, d_offsets.get(), segments, d_out.get(), Plus{}, zero<T>(),
+                                         temp.get(), temp.bytes(), 0, engine);
+                    SC_CUDA_CHECK(cudaDeviceSynchronize());
+                    return sameElements(download(d_out.get(), segments),
+                                        referenceSegmentedReduce(in, offsets, Plus{}, zero<T>()));
+                },
+                [&] { return stillPoisoned(d_out.get(), d_out.bytes()); });
+        }
     });
 }
 

@@ -39,10 +39,6 @@ std::size_t by_key_temp_bytes_for(std::size_t n) {
     return by_key_layout<K, V>(n).bytes();
 }
 
-inline bool aligned_to(const void *p, std::size_t alignment) {
-    return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;
-}
-
 // The checks of every by-key call, then its launch; with n == 0 the run count (0) is all it writes.
 template <class K, class Values, class ValueOut, class Op, class Equal>
 void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_out, ValueOut *d_values_out,

@@ -25,28 +25,41 @@ __device__ __forceinline__ void tile_merge_path_search(int diagonal, const int *
     element = diagonal - low;
 }
 
-// The same crossing on the whole path in global memory, by a whole warp: each round the 32 lanes
-// test 32 evenly spaced pivots at once, so the range shrinks 32-fold per dependent load rather than
-// 2-fold. Every lane returns the number of ends consumed.
-template <class Offset>
-__device__ __forceinline__ long long warp_merge_path_search(long long diagonal, const Offset *offsets,
-                                                            long long segments, long long n, unsigned lane) {
-    long long low = diagonal > n ? diagonal - n : 0;
-    long long high = diagonal < segments ? diagonal : segments;
-    // The answer is the first x in [low, high) where segment x ends after the element it meets
-    // (offsets[x + 1] > diagonal - x - 1), else high; the test is monotone in x, so the lanes whose
-    // pivot passes form a prefix of the warp.
+// The first x in [low, high) where `passes(x)` is false, else high, for a test that holds on a
+// prefix of the range, by a whole warp: each round the 32 lanes test 32 evenly spaced pivots at
+// once, so the range shrinks 32-fold per dependent load rather than 2-fold. Every lane returns it.
+template <class Passes>
+__device__ __forceinline__ long long warp_partition_point(long long low, long long high, unsigned lane,
+                                                          Passes passes) {
     while (low < high) {
         const long long step = (high - low + kWarpThreads - 1) / kWarpThreads;
         const long long pivot = low + lane * step;
-        const bool passes = pivot < high && static_cast<long long>(offsets[pivot + 1]) <= diagonal - pivot - 1;
-        const int passed = __popc(__ballot_sync(kFullMask, passes));
+        const int passed = __popc(__ballot_sync(kFullMask, pivot < high && passes(pivot)));
         if (passed == 0) return low;
         const long long last_passing = low + (passed - 1) * step;
         low = last_passing + 1;
         high = last_passing + step < high ? last_passing + step : high;
     }
     return low;
+}
+
+// The same crossing on the whole path in global memory, by a whole warp. Every lane returns the
+// number of ends consumed: the first x where segment x ends after the element it meets
+// (offsets[x + 1] > diagonal - x - 1).
+template <class Offset>
+__device__ __forceinline__ long long warp_merge_path_search(long long diagonal, const Offset *offsets,
+                                                            long long segments, long long n, unsigned lane) {
+    return warp_partition_point(diagonal > n ? diagonal - n : 0, diagonal < segments ? diagonal : segments, lane,
+                                [&](long long x) { return static_cast<long long>(offsets[x + 1]) <= diagonal - x - 1; });
+}
+
+// The number of segments that end at or before `position` (offsets[s + 1] <= position), by a
+// whole warp.
+template <class Offset>
+__device__ __forceinline__ long long warp_ends_at_most(long long position, const Offset *offsets, long long segments,
+                                                       unsigned lane) {
+    return warp_partition_point(0, segments, lane,
+                                [&](long long s) { return static_cast<long long>(offsets[s + 1]) <= position; });
 }
 
 // Tile corners searched by the block: warps 0 and 1 find where its first and last diagonals cross

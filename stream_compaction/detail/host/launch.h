@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace StreamCompaction {
 namespace detail {
@@ -38,6 +39,11 @@ unsigned resident_grid(const void *kernel, const char *name, int threads, std::s
 // Whether the current device has Hopper's bulk asynchronous copies (compute capability 9.0 and
 // later; the staged scan needs them). Looked up once per device.
 bool device_has_bulk_copy();
+
+// Whether `p` may be read in accesses of `alignment` bytes (a kernel's vectorized path).
+inline bool aligned_to(const void *p, std::size_t alignment) {
+    return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;
+}
 
 }  // namespace detail
 }  // namespace StreamCompaction

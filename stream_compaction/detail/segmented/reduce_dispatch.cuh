@@ -1,15 +1,19 @@
 #pragma once
-// Merge-path segmented reduction's dispatch: tiles, block size, temporary storage, plans and the
-// launch.
+// Segmented reduction's dispatch: for merge path, its tiles, block size, temporary storage, plans
+// and launch; for tiles of items (long segments), its tiles, storage and launch.
 #include <stream_compaction/detail/host/call_tag.h>
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/host/temp_storage.h>
+#include <stream_compaction/detail/segmented/item_tile_reduce.cuh>
 #include <stream_compaction/detail/segmented/merge_path_reduce.cuh>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/tuning/block_sizes.h>
 
+#include <climits>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 
 namespace StreamCompaction {
 namespace detail {
@@ -108,6 +112,42 @@ void merge_path_reduce_planned(const char *name, const MergePathPlan &plan, cons
     require_temp_storage(name, d_temp, temp_bytes, merge_path_temp_bytes<V>(n, segments));
     launch_merge_path_reduce(plan.threads, d_offsets, segments, n, PlannedCorners{plan.corners}, load, store, op,
                              identity, d_temp, stream);
+}
+
+// ---- tiles of items ----
+
+template <class V>
+std::size_t item_tile_count(std::size_t n) {
+    const std::size_t tile_items = static_cast<std::size_t>(item_tile_items<V>());
+    return n == 0 ? 1 : (n + tile_items - 1) / tile_items;  // with no values, one tile writes the empty segments
+}
+
+// Storage: the call state, then the tile status words.
+template <class V>
+TempLayout<2> item_tile_layout(std::size_t n) {
+    return temp_layout(sizeof(CallState), TileStatus<SegmentedPair<V>>::bytes(item_tile_count<V>(n)));
+}
+
+template <class V, class Offset, class Op>
+void item_tile_reduce(const char *name, const V *d_values, std::size_t n, const Offset *d_offsets,
+                      std::size_t segments, V *d_out, Op op, V identity, void *d_temp, std::size_t temp_bytes,
+                      cudaStream_t stream) {
+    if (segments > static_cast<std::size_t>(INT_MAX))  // a tile counts the segments that end in it in an int
+        throw std::invalid_argument(std::string(name) + ": tiles of items take at most 2^31 - 1 segments, got " +
+                                    std::to_string(segments) + " (merge path takes any number)");
+    if (segments == 0) return;
+    const auto layout = item_tile_layout<V>(n);
+    require_temp_storage(name, d_temp, temp_bytes, layout.bytes());
+    const std::size_t tiles = item_tile_count<V>(n);
+    const auto pieces = layout.carve(d_temp);
+    const auto kernel = item_tile_reduce_kernel<V, Offset, Op>;
+    const char *kernel_name = "item_tile_reduce_kernel";
+    const LookBackDelay delay =
+        look_back_delay_for(kernel, kernel_name, kTileLookBackDelay, tiles, kItemTileThreads, 0);
+    const bool vectorized = aligned_to(d_values, vector_alignment<V, vector_items<V>()>());
+    launch(kernel, kernel_name, blocks_for(tiles, 1), kItemTileThreads, 0, stream, d_values, static_cast<long long>(n),
+           d_offsets, static_cast<long long>(segments), d_out, op, identity, vectorized, pieces[1], tiles,
+           reinterpret_cast<CallState *>(pieces[0]), next_call_tag(), delay);
 }
 
 }  // namespace detail
