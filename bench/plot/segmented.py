@@ -15,9 +15,11 @@ import anchors  # size_label
 
 OPERATIONS = [("segmented_scan", "Exclusive segmented sum of int32"), ("segmented_reduce", "Sum per segment of int32")]
 SEGMENTATIONS = ["mean 4", "mean 64", "mean 4096", "power-law"]
-# CUB and Thrust keep plot.py's colours; ours take colours no other part uses.
-COLORS = {impl: plt.get_cmap("tab10").colors[i]
-          for impl, i in (("cub", 0), ("thrust", 1), ("flags", 8), ("offsets", 9), ("ours", 9))}
+# CUB and Thrust keep plot.py's colours, their reductions by key lighter shades of them; ours take
+# colours no other library here uses ("ours" is the segmented reduce's Auto, on one of its engines).
+COLORS = {impl: plt.get_cmap("tab20").colors[i]
+          for impl, i in (("cub", 0), ("cub_reduce_by_key", 1), ("thrust", 2), ("thrust_reduce_by_key", 3),
+                          ("flags", 16), ("offsets", 18), ("ours", 18), ("merge_path", 8), ("item_tiles", 12))}
 ORDER = list(COLORS)
 
 
@@ -50,10 +52,10 @@ def bars(ax, rows, what, gpu):
         xs = [g + (i - (len(impls) - 1) / 2) * width for g in range(len(groups))]
         ax.bar(xs, [values.get(s, 0) for s in groups], width, label=impl, color=COLORS.get(impl))
     ax.set_xticks(range(len(groups)), [f"segments: {s}" for s in groups], fontsize=8)
-    ax.set_ylim(0, 1.25 * max(r["gbps"] for r in rows))  # room for the legend
+    ax.set_ylim(0, 1.35 * max(r["gbps"] for r in rows))  # room for the legend
     ax.set_ylabel("GB/s (values read + results written)")
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=8, ncol=len(impls))
+    ax.legend(fontsize=8, ncol=min(len(impls), 3))
     ax.set_title(f"{what}, n = {anchors.size_label(rows[0]['n'])}" + (f"\n{gpu}" if gpu else ""), fontsize=10)
 
 
