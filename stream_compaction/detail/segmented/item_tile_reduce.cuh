@@ -10,13 +10,12 @@
 // ends at a position of its own (an empty one ends where the segment before it does), so a
 // thread closes at most one segment per value: the work is balanced however the values are
 // spread. The segment open when a thread starts needs what earlier threads and tiles carry into
-// it: an exclusive scan of the threads' (closed a segment, value since the last end) pairs, across
-// the block by block_row_prefixes and across tiles by decoupled look-back, as in merge path.
+// it (carried_into_segment, as in merge path).
 // Empty segments are written by the block that holds their end, all its threads at once (a
 // million empty segments at one position would otherwise be one thread's loop).
 #include <stream_compaction/detail/block/tile_scan.cuh>
 #include <stream_compaction/detail/grid/merge_path.cuh>
-#include <stream_compaction/detail/segmented/segmented_pair.cuh>
+#include <stream_compaction/detail/segmented/carried_segment.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <climits>
@@ -42,8 +41,7 @@ __global__ void __launch_bounds__(kItemTileThreads) item_tile_reduce_kernel(
     bool vectorized, void *status_storage, std::size_t tiles, CallState *state, u64 call_tag, LookBackDelay delay) {
     constexpr int VEC = vector_items<V>();
     constexpr int ITEMS = item_tile_items_per_thread<V>();
-    using Pair = SegmentedPair<V>;
-    auto &smem = shared_storage<TileScanStorage<Pair, 1>>();
+    auto &smem = shared_storage<TileScanStorage<SegmentedPair<V>, 1>>();
     __shared__ long long tile_ends[2];  // segments ending before the tile's first value, and by its last
 
     const TileAssignment assigned = block_take_tile(smem, state, call_tag, tiles);
@@ -129,21 +127,11 @@ __global__ void __launch_bounds__(kItemTileThreads) item_tile_reduce_kernel(
         if (k < ITEMS && k < count) running = op(running, loaded[k / VEC].item[k % VEC]);
     }
 
-    Pair totals[1] = {Pair{first_closed >= 0 ? 1u : 0u, running}};
-    Partial<Pair> carried[1];
-    const SegmentedOp<Op> pair_op{op};
-    const auto status = TileStatus<Pair>::at(status_storage, tiles);
-    block_row_prefixes<1>(
-        totals, carried, pair_op,
-        [&](const Pair &aggregate) {
-            return chained_tile_prefix<Pair>(status, tile, assigned.epoch, aggregate, Partial<Pair>{Pair{}, false},
-                                             pair_op, delay);
-        },
-        smem);
+    const Partial<V> carried = carried_into_segment(first_closed >= 0, running, op, status_storage, tiles, tile,
+                                                    assigned.epoch, delay, smem);
     // A closed segment is not empty, so the thread consumed its first value before closing it:
     // first_total holds at least one value, and `identity` need only be a left identity.
-    if (first_closed >= 0)
-        out[lo + first_closed] = carried[0].valid ? op(carried[0].value.value, first_total) : first_total;
+    if (first_closed >= 0) out[lo + first_closed] = carried.valid ? op(carried.value, first_total) : first_total;
 }
 
 }  // namespace detail

@@ -1,21 +1,19 @@
 #pragma once
-// Merge-path segmented reduction (Merrill & Garland 2016), the engine of segmented_reduce and of
-// the merge-path SpMV.
+// Merge-path segmented reduction (Merrill & Garland 2016), an engine of segmented_reduce and the
+// engine of the merge-path SpMV.
 //
 // The merge path of the segment ends offsets[1..segments] and the element indices 0..n-1: a step
 // either consumes an element or ends a segment (once all of its elements are consumed), so the path
 // has segments + n steps however the elements are spread over segments. Each block takes an equal
 // share of it (a tile), each thread kMergePathItemsPerThread consecutive steps. A thread's segments
 // that end after its first are complete in the thread; the first needs what earlier threads and
-// tiles carry into it, which is an exclusive scan of the threads' (ended a segment, value since the
-// last end) pairs under the segmented operator: across the block by block_row_prefixes, across
-// tiles by decoupled look-back. One launch.
+// tiles carry into it (carried_into_segment: a block scan, then decoupled look-back). One launch.
 //
 // Where a tile's share starts and ends (its corners) is either searched by the block itself, or
 // read from a plan: corners computed once for offsets that do not change (a matrix's rows).
 #include <stream_compaction/detail/block/tile_scan.cuh>
 #include <stream_compaction/detail/grid/merge_path.cuh>
-#include <stream_compaction/detail/segmented/segmented_pair.cuh>
+#include <stream_compaction/detail/segmented/carried_segment.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>
@@ -39,8 +37,7 @@ __global__ void __maxnreg__(kMergePathRegisters<V>) merge_path_reduce_kernel(con
                                                                  CallState *state, u64 call_tag,
                                                                  LookBackDelay delay) {
     constexpr int ITEMS = kMergePathItemsPerThread;
-    using Pair = SegmentedPair<V>;
-    auto &smem = shared_storage<TileScanStorage<Pair, 1>>();
+    auto &smem = shared_storage<TileScanStorage<SegmentedPair<V>, 1>>();
     __shared__ long long tile_corners[2];  // segment ends consumed before the tile's first and last steps
     extern __shared__ __align__(16) unsigned char merge_path_staging[];
     const int tile_items = static_cast<int>(blockDim.x) * ITEMS;
@@ -139,21 +136,12 @@ __global__ void __maxnreg__(kMergePathRegisters<V>) merge_path_reduce_kernel(con
         }
     }
 
-    Pair totals[1] = {Pair{first_row >= 0 ? 1u : 0u, running}};
-    Partial<Pair> carried[1];
-    const SegmentedOp<Op> pair_op{op};
-    const auto status = TileStatus<Pair>::at(status_storage, tiles);
-    block_row_prefixes<1>(
-        totals, carried, pair_op,
-        [&](const Pair &aggregate) {
-            return chained_tile_prefix<Pair>(status, tile, epoch, aggregate, Partial<Pair>{Pair{}, false}, pair_op,
-                                             delay);
-        },
-        smem);
+    const Partial<V> carried =
+        carried_into_segment(first_row >= 0, running, op, status_storage, tiles, tile, epoch, delay, smem);
     if (first_row >= 0 && first_row < tile_rows)
-        store(row_start + first_row, !carried[0].valid ? first_total
-                                     : first_has_value ? op(carried[0].value.value, first_total)
-                                                       : carried[0].value.value);
+        store(row_start + first_row, !carried.valid ? first_total
+                                     : first_has_value ? op(carried.value, first_total)
+                                                       : carried.value);
 }
 
 }  // namespace detail
