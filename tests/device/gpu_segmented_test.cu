@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -531,5 +532,44 @@ TEST(GpuLarge, SegmentedScanAndReduce) {
         ASSERT_TRUE(matches(gpuSegmentedScan(in, segments, Form::Offsets, false, SC::Sum{}, 0),
                             referenceScan(in, segments.flags, SC::Sum{}, false, 0)));
         ASSERT_TRUE(reduceMatchesOnEveryEngine(in, segments.offsets, SC::Sum{}, 0));
+    }
+}
+
+namespace {
+
+// Each segmented result of floating-point values, computed `repeats` times: every run gives the
+// bits of the first (the fixed-order look-back), where a decoupled look-back's float sums change
+// with timing.
+template <class T>
+void checkRepeatsItsBits(std::size_t n, double meanLength, int repeats) {
+    SCOPED_TRACE(std::string(sizeof(T) == 4 ? "float" : "double") + ", n = " + std::to_string(n) +
+                 ", mean segment length " + std::to_string(meanLength));
+    const std::vector<T> in = randomVector<T>(n, freshSeed());
+    const Segments segments = randomSegments(n, meanLength, freshSeed());
+    const auto results = [&] {
+        return std::vector<std::vector<T>>{
+            gpuSegmentedReduce(in, segments.offsets, SC::Sum{}, T(0), SC::SegmentedReduceAlgorithm::MergePath),
+            gpuSegmentedReduce(in, segments.offsets, SC::Sum{}, T(0), SC::SegmentedReduceAlgorithm::ItemTiles),
+            gpuSegmentedScan(in, segments, Form::Flags, false, SC::Sum{}, T(0)),
+            gpuSegmentedScan(in, segments, Form::Offsets, true, SC::Sum{}, T(0))};
+    };
+    const char *names[] = {"reduce on merge path", "reduce on item tiles", "inclusive scan by flags",
+                           "exclusive scan by offsets"};
+    const std::vector<std::vector<T>> first = results();
+    for (int run = 1; run < repeats; ++run) {
+        const std::vector<std::vector<T>> again = results();
+        for (std::size_t r = 0; r < first.size(); ++r)
+            ASSERT_EQ(std::memcmp(first[r].data(), again[r].data(), first[r].size() * sizeof(T)), 0)
+                << names[r] << ": run " << run << " differs from run 0";
+    }
+}
+
+}  // namespace
+
+TEST(GpuLarge, FloatSegmentedScansAndReductionsRepeatTheirBits) {
+    SKIP_WITHOUT_GPU();
+    for (const double meanLength : {4.0, 5000.0}) {
+        checkRepeatsItsBits<float>((std::size_t(1) << 24) + 777, meanLength, 10);
+        checkRepeatsItsBits<double>(std::size_t(1) << 24, meanLength, 5);
     }
 }

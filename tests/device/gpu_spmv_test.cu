@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -408,6 +409,31 @@ TEST(GpuLarge, SpmvPowerLaw2To22Rows) {
     const SC::CsrMatrix<double> m = SC::power_law(1 << 22, 1 << 22, 1.5, 4, 2024);
     checkSpmv(m, all());
     checkSpmv(SC::convert_values<float>(m), all());
+}
+
+// Merge path and flat SpMV in float give the same bits on every run (their segmented sums take the
+// fixed-order look-back); so does vector-CSR, which gives each row to one sub-warp.
+TEST(GpuLarge, FloatSpmvRepeatsItsBits) {
+    SKIP_WITHOUT_GPU();
+    const SC::DeviceCsr<float> a(SC::convert_values<float>(SC::power_law(1 << 21, 1 << 21, 1.5, 4, 2026)));
+    std::vector<float> x(a.cols());
+    std::mt19937 rng(freshSeed());
+    for (float &v : x) v = std::uniform_real_distribution<float>(-1, 1)(rng);
+    const auto d_x = DeviceBuffer<float>::from_host(x.data(), x.size());
+    DeviceBuffer<float> d_y(a.rows());
+    for (const SpmvAlgorithm algorithm : {SpmvAlgorithm::MergePath, SpmvAlgorithm::Flat, SpmvAlgorithm::VectorCsr}) {
+        SCOPED_TRACE(SC::spmv_algorithm_name(algorithm));
+        const SC::Spmv<float> multiply(a, algorithm);
+        std::vector<float> first(a.rows()), again(a.rows());
+        multiply(1.0f, d_x.get(), 0.0f, d_y.get());
+        d_y.copy_to_host(first.data(), first.size());
+        for (int run = 1; run < 10; ++run) {
+            multiply(1.0f, d_x.get(), 0.0f, d_y.get());
+            d_y.copy_to_host(again.data(), again.size());
+            ASSERT_EQ(std::memcmp(first.data(), again.data(), first.size() * sizeof(float)), 0)
+                << "run " << run << " differs from run 0";
+        }
+    }
 }
 
 // Every algorithm, cuSPARSE included, on each shared matrix in float (EverySharedMatrix checks ours in both types).

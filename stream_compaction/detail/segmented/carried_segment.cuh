@@ -2,8 +2,10 @@
 // The carry of the segmented reductions (merge path, item tiles): what earlier threads and tiles
 // contribute to the segment open when a thread's share starts. It is the exclusive scan of the
 // threads' (closed a segment, value since the last end) pairs under the segmented operator: across
-// the block by block_row_prefixes, across tiles by decoupled look-back.
+// the block by block_row_prefixes, across tiles by decoupled look-back, or for floating-point
+// values by the fixed-order look-back (the same bits on every run).
 #include <stream_compaction/detail/block/tile_scan.cuh>
+#include <stream_compaction/detail/grid/fixed_order_look_back.cuh>
 #include <stream_compaction/detail/segmented/segmented_pair.cuh>
 
 #include <cstddef>
@@ -23,12 +25,15 @@ __device__ __forceinline__ Partial<V> carried_into_segment(bool closed_a_segment
     const Pair totals[1] = {Pair{closed_a_segment ? 1u : 0u, since_last_end}};
     Partial<Pair> carried[1];
     const SegmentedOp<Op> pair_op{op};
-    const auto status = TileStatus<Pair>::at(status_storage, tiles);
+    const auto status = TileStatus<Pair>::at(status_storage, scan_status_words<Pair>(tiles));
+    const Partial<Pair> nothing{Pair{}, false};
     block_row_prefixes<1>(
         totals, carried, pair_op,
         [&](const Pair &aggregate) {
-            return chained_tile_prefix<Pair>(status, tile, epoch, aggregate, Partial<Pair>{Pair{}, false}, pair_op,
-                                             delay);
+            if constexpr (kFixedOrderScan<Pair>)
+                return fixed_order_tile_prefix<Pair>(status, tiles, tile, epoch, aggregate, nothing, pair_op, delay);
+            else
+                return chained_tile_prefix<Pair>(status, tile, epoch, aggregate, nothing, pair_op, delay);
         },
         smem);
     return {carried[0].value.value, carried[0].valid};

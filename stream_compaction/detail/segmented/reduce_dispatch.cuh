@@ -37,10 +37,13 @@ int merge_path_threads() {
     return threads;
 }
 
-// Storage: the call state, then the tile status words, sized for the smallest block size.
+// Storage: the call state, then the tile status words (and the fixed-order look-back's group and
+// span words, for floating-point values), sized for the smallest block size.
 template <class V>
 TempLayout<2> merge_path_layout(std::size_t n, std::size_t segments) {
-    return temp_layout(sizeof(CallState), TileStatus<SegmentedPair<V>>::bytes(merge_path_tiles(n, segments, kWarpThreads)));
+    using Pair = SegmentedPair<V>;
+    return temp_layout(sizeof(CallState),
+                       TileStatus<Pair>::bytes(scan_status_words<Pair>(merge_path_tiles(n, segments, kWarpThreads))));
 }
 
 template <class V>
@@ -122,10 +125,11 @@ std::size_t item_tile_count(std::size_t n) {
     return n == 0 ? 1 : (n + tile_items - 1) / tile_items;  // with no values, one tile writes the empty segments
 }
 
-// Storage: the call state, then the tile status words.
+// Storage: the call state, then the tile status words (as merge path's).
 template <class V>
 TempLayout<2> item_tile_layout(std::size_t n) {
-    return temp_layout(sizeof(CallState), TileStatus<SegmentedPair<V>>::bytes(item_tile_count<V>(n)));
+    using Pair = SegmentedPair<V>;
+    return temp_layout(sizeof(CallState), TileStatus<Pair>::bytes(scan_status_words<Pair>(item_tile_count<V>(n))));
 }
 
 template <class V, class Offset, class Op>

@@ -2,6 +2,7 @@
 // The element of every segmented scan: a (head, value) pair under the segmented operator, and what
 // the single-pass machinery needs to know about it: a tile whose pairs contain a head restarts
 // the scan, and a pair of an 8-byte value still publishes its tile status in one 16-byte word.
+#include <stream_compaction/detail/grid/fixed_order_look_back.cuh>
 #include <stream_compaction/detail/grid/tile_status.cuh>
 
 #include <cstring>
@@ -36,6 +37,11 @@ __device__ __forceinline__ bool restarts_scan(const SegmentedOp<Op> &, const Seg
 }
 
 namespace detail {
+
+// Pairs of floating-point values take the fixed-order look-back too: segmented scans, segmented
+// reductions and SpMV give the same bits on every run.
+template <class V>
+constexpr bool kFixedOrderScan<SegmentedPair<V>> = std::is_floating_point<V>::value;
 
 // A pair of an 8-byte value is 16 bytes, too large to sit beside its tag in one word; but the head
 // is one bit, and rides in the tag's top bit (epochs have 62 bits, so tag = epoch << 1 | prefix
