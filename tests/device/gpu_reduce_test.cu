@@ -743,6 +743,16 @@ TEST_P(GpuReduceAlignment, EveryReductionWithStorageAtThisOffset) {
             SC::max_segment_sum(d_in.get(), d_mss.get(), n, temp, bytes);
         }));
         EXPECT_TRUE(sameSegment(download(d_mss.get(), 1)[0], kadane(in)));
+        // Values within +-50 take the packed fold (PackedKadane), full-range ones above do not.
+        std::mt19937 rng(freshSeed());
+        std::vector<int> small(n);
+        for (int &x : small) x = static_cast<int>(rng() % 101) - 50;
+        const DeviceBuffer<int> d_small = DeviceBuffer<int>::from_host(small.data(), n);
+        d_mss.fill_bytes(kPoisonByte);
+        ASSERT_TRUE(runCarved(SC::max_segment_sum_temp_bytes(n), offset, [&](void *temp, std::size_t bytes) {
+            SC::max_segment_sum(d_small.get(), d_mss.get(), n, temp, bytes);
+        }));
+        EXPECT_TRUE(sameSegment(download(d_mss.get(), 1)[0], kadane(small))) << "values within +-50";
         DeviceBuffer<long long> d_squares(1);
         d_squares.fill_bytes(kPoisonByte);
         ASSERT_TRUE(runCarved(SC::transform_reduce_temp_bytes<long long>(n), offset, [&](void *temp, std::size_t bytes) {
