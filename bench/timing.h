@@ -98,4 +98,23 @@ double median_ms(cudaStream_t stream, Rotation &rotation, int runs, Run &&run) {
     return ms.size() % 2 ? ms[mid] : (ms[mid - 1] + ms[mid]) / 2.0;
 }
 
+// Kernel time without launch overhead: `calls` runs of run() captured into one CUDA graph, whose
+// launches median_ms times; the median per call. The graph is built once, so every launch repeats
+// the same work on the same data (no rotation: for inputs that stay in L2 by design).
+template <class Run>
+double median_graph_ms(cudaStream_t stream, int runs, int calls, Run &&run) {
+    cudaGraph_t graph = nullptr;
+    SC_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < calls; ++i) run();
+    SC_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t instantiated = cudaGraphInstantiate(&exec, graph, 0);
+    SC_CUDA_CHECK(cudaGraphDestroy(graph));
+    SC_CUDA_CHECK(instantiated);
+    Rotation none(1, copy_stride(1));
+    const double ms = median_ms(stream, none, runs, [&](std::size_t) { SC_CUDA_CHECK(cudaGraphLaunch(exec, stream)); });
+    SC_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    return ms / calls;
+}
+
 }  // namespace bench

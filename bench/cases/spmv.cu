@@ -13,6 +13,8 @@
 // fair; its GB/s can exceed the DRAM bandwidth. Such runs take ~10 us, about a launch's latency, so
 // below kRotateBelowBytes of data a timed run is kSmallBatch multiplications back to back and the
 // time reported is per multiplication; the larger matrices are timed one multiplication at a time.
+// Those small matrices also get a row of operation spmv_<type>_graph: the same batch captured in
+// one CUDA graph and replayed, the kernels' time without the launches' (us and cuSPARSE alike).
 #include "cases.h"
 
 #include <stream_compaction/support/cuda_check.h>
@@ -179,6 +181,11 @@ void run_matrix(const std::string &name, const CsrMatrix<V> &host, const Options
                           }) / batch;
         sink(Measurement{operation, row_name(impl, multiply), {nnz, std::to_string(nnz)}, name, ms, bytes,
                          block_size_of(multiply.chosen()), ok, impl.anchor, 2.0 * nnz});
+        if (batch == 1) continue;
+        // The small matrices again, kernels alone: the batch captured in one graph (launch costs gone).
+        const double kernel_ms = median_graph_ms(stream, options.runs, batch, run);
+        sink(Measurement{operation + std::string("_graph"), row_name(impl, multiply), {nnz, std::to_string(nnz)},
+                         name, kernel_ms, bytes, block_size_of(multiply.chosen()), ok, impl.anchor, 2.0 * nnz});
     }
 }
 
