@@ -203,14 +203,6 @@ __device__ __forceinline__ void block_row_prefixes(const T (&totals)[R], Partial
     }
 }
 
-// Whether op(anything, aggregate) == aggregate, so that a tile can publish its aggregate as its
-// inclusive prefix before it knows its own. Never for a general operator; an operator that can
-// tell overloads this beside its type (found by argument-dependent lookup).
-template <class Op, class T>
-__device__ __forceinline__ bool restarts_scan(const Op &, const T &) {
-    return false;
-}
-
 // The look-back step of a tile, for warp 0: publish, look back (sleeping as `delay` says),
 // publish. `first_prefix` is what comes before tile 0 (the exclusive scan's init, or nothing). A
 // tile whose aggregate restarts the scan publishes it as final at once, so later tiles never wait

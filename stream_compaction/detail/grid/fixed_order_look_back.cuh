@@ -17,6 +17,11 @@
 // the group's aggregate as soon as its group's tiles have theirs; the last tile of a span publishes
 // the next span's prefix. So a tile waits on its own group's aggregates, on the closing tiles of
 // the earlier groups of its span and on one span prefix: a chain of one link per 1024 tiles.
+//
+// Under an operator with restarts (the segmented one: op(anything, x) is x when x holds a segment
+// head), a tile waits only back to the last restart: the expression's value, bit for bit, does not
+// depend on anything before it. A segmented scan whose tiles hold heads then waits as the
+// decoupled look-back does, on its direct predecessor.
 #include <stream_compaction/detail/grid/tile_status.cuh>
 #include <stream_compaction/detail/warp/warp_scan.cuh>
 #include <stream_compaction/tuning/policies.h>
@@ -52,8 +57,13 @@ __host__ __device__ constexpr std::size_t scan_status_words(std::size_t tiles) {
 
 // Run by a whole warp: each lane that `wants` reads status word `word` until it is published in
 // this launch (the warp sleeping between rounds) and returns its value; the other lanes return T{}.
-template <class T, class Status>
-__device__ __forceinline__ T wait_for_words(const Status &status, u64 epoch, LookBackDelay delay, bool wants,
+// Lane i's word comes after lane i + 1's in the fixed order, so a published value that restarts the
+// scan (restarts_scan: op(anything, it) is it, bit for bit) makes the words of the lanes above it
+// irrelevant to reduce_later_to_earlier's result: the wait ends once the lanes up to the lowest such
+// lane have theirs, and the lanes above return whatever they read. The result is still a function
+// of the data alone: the lowest restarting word is the last restart before this tile, timing or not.
+template <class T, class Op, class Status>
+__device__ __forceinline__ T wait_for_words(const Status &status, u64 epoch, LookBackDelay delay, Op op, bool wants,
                                             unsigned word) {
     T value{};
     bool have = !wants;
@@ -63,7 +73,11 @@ __device__ __forceinline__ T wait_for_words(const Status &status, u64 epoch, Loo
             status.read(word, epoch, value, tag);
             have = published_in(tag, epoch);
         }
-        if (__all_sync(kFullMask, have)) return value;
+        const unsigned ready = __ballot_sync(kFullMask, have);
+        if (ready == kFullMask) return value;
+        const unsigned restarting = __ballot_sync(kFullMask, wants && have && restarts_scan(op, value));
+        const unsigned needed = restarting ^ (restarting - 1);  // lanes 0 .. the lowest restarting one
+        if (restarting != 0 && (ready & needed) == needed) return value;
         sleep_ns(delay.poll_ns);
     }
 }
@@ -96,16 +110,19 @@ __device__ __forceinline__ Partial<T> fixed_order_tile_prefix(const Status &stat
     // publishes its group's aggregate before it waits on anything else, for the next group waits on
     // it. One value a lane at a time: a second one live in the loop spilled registers and cost more
     // than the second round trip (H100, 2026-11-25: 2^28 floats 1.15 ms in one round, 0.88 in two).
-    T value = wait_for_words<T>(status, epoch, delay, lane < tiles_before, tile - 1 - lane);
+    T value = wait_for_words<T>(status, epoch, delay, op, lane < tiles_before, tile - 1 - lane);
     const Partial<T> earlier_tiles = reduce_later_to_earlier(value, tiles_before, op, lane);
     const Partial<T> group_aggregate = combine(earlier_tiles, Partial<T>{aggregate, true}, op);
     if (closes_group && lane == 0) status.publish(group_words + group, group_aggregate.value, tag);
+    // A restart among this group's earlier tiles absorbs everything before them, bit for bit; only
+    // the tile that publishes the next span's prefix still needs what came before its group.
+    if (earlier_tiles.valid && restarts_scan(op, earlier_tiles.value) && !closes_span) return earlier_tiles;
 
     // Then the groups of this span before this one's (lane i < 31: group - 1 - i; at most 31 of
     // them) and, on lane 31, the span's prefix.
     constexpr unsigned kSpanLane = kWarpThreads - 1;
     const bool reads_span = lane == kSpanLane && span > 0;
-    value = wait_for_words<T>(status, epoch, delay, lane < groups_before || reads_span,
+    value = wait_for_words<T>(status, epoch, delay, op, lane < groups_before || reads_span,
                               reads_span ? span_words + span : group_words + group - 1 - lane);
     const Partial<T> span_prefix = span == 0 ? first_prefix : Partial<T>{shfl_idx(value, kSpanLane), true};
     const Partial<T> before_group = combine(span_prefix, reduce_later_to_earlier(value, groups_before, op, lane), op);

@@ -131,6 +131,14 @@ __device__ __forceinline__ Partial<T> reduce_later_to_earlier(T x, unsigned coun
     return {shfl_idx(x, 0), count > 0};
 }
 
+// Whether op(anything, aggregate) == aggregate, so that a tile can publish its aggregate as its
+// inclusive prefix before it knows its own. Never for a general operator; an operator that can
+// tell overloads this beside its type (found by argument-dependent lookup).
+template <class Op, class T>
+__device__ __forceinline__ bool restarts_scan(const Op &, const T &) {
+    return false;
+}
+
 // Run by one whole warp for tile > 0 after its aggregate is published: returns the combination of
 // all tiles before `tile`, in order. Lane i examines tile (window_end - 1 - i). The warp sleeps as
 // `delay` says before its first read and between reads of a window not yet all published.
