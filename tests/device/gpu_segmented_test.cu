@@ -259,14 +259,17 @@ void checkOnSizes(Op op, T init, T identity, const std::vector<std::size_t> &siz
 
 // Tile = block size x vector_items x kTransformScanRows (head, value) pairs; merge-path
 // tiles are block size x kMergePathItemsPerThread steps; the reduce's item tiles have a block size
-// of their own. Sizes around each, and past the 32-tile look-back window.
+// of their own, and so has the head bitmap of the scans by offsets. Sizes around each, and past the
+// 32-tile look-back window.
 template <class T>
 std::vector<std::size_t> tileSizes(int threads) {
     const std::size_t tile = SC::detail::transform_tile_items_for<SC::SegmentedPair<T>>(threads);
     const std::size_t path_tile = std::size_t(threads) * SC::kMergePathItemsPerThread;
     const std::size_t item_tile = static_cast<std::size_t>(SC::detail::item_tile_items<T>());
-    return {tile - 1, tile, tile + 1, 2 * tile, 33 * tile + 5, path_tile - 1, path_tile + 1, 40 * path_tile,
-            item_tile - 1, item_tile + 1, 34 * item_tile + 3};
+    const std::size_t head_bits_tile = SC::detail::kHeadBitsTileItems;  // the offsets' bitmap, a block's words
+    return {tile - 1,       tile,           tile + 1,       2 * tile,       33 * tile + 5,
+            path_tile - 1,  path_tile + 1,  40 * path_tile, item_tile - 1,  item_tile + 1,
+            34 * item_tile + 3, head_bits_tile - 1, head_bits_tile + 1, 3 * head_bits_tile + 5};
 }
 
 class Segmented : public GpuTest {
@@ -368,6 +371,15 @@ TEST_F(Segmented, EmptySegmentsEverywhereAndDegenerateShapes) {
         // No segments at all.
         EXPECT_TRUE(gpuSegmentedReduce(std::vector<int>{}, std::vector<int>{0}, SC::Sum{}, 0, engine).empty());
     }
+    // Runs of empty segments far longer than a head-bitmap block's threads, in the middle and at the end.
+    std::vector<int> empty_runs = {5};
+    empty_runs.insert(empty_runs.end(), 100000, 0);
+    empty_runs.push_back(SC::detail::kHeadBitsTileItems + 7);
+    empty_runs.insert(empty_runs.end(), 50000, 0);
+    const Segments runs = fromLengths(empty_runs);
+    const std::vector<float> run_values = randomVector<float>(runs.offsets.back(), freshSeed());
+    checkScans(run_values, runs, SC::Sum{}, 0.0f);
+    EXPECT_TRUE(reduceMatchesOnEveryEngine(run_values, runs.offsets, SC::Sum{}, 0.0f));
     // One segment of 2^20 among empty ones.
     const Segments long_one = fromLengths({0, 1 << 20, 0, 1, 0});
     const std::vector<float> values = randomVector<float>(long_one.offsets.back(), freshSeed());
@@ -541,11 +553,9 @@ namespace {
 // bits of the first (the fixed-order look-back), where a decoupled look-back's float sums change
 // with timing.
 template <class T>
-void checkRepeatsItsBits(std::size_t n, double meanLength, int repeats) {
-    SCOPED_TRACE(std::string(sizeof(T) == 4 ? "float" : "double") + ", n = " + std::to_string(n) +
-                 ", mean segment length " + std::to_string(meanLength));
-    const std::vector<T> in = randomVector<T>(n, freshSeed());
-    const Segments segments = randomSegments(n, meanLength, freshSeed());
+void checkRepeatsItsBits(const Segments &segments, int repeats) {
+    SCOPED_TRACE(std::string(sizeof(T) == 4 ? "float" : "double") + ", n = " + std::to_string(segments.flags.size()));
+    const std::vector<T> in = randomVector<T>(segments.flags.size(), freshSeed());
     const auto results = [&] {
         return std::vector<std::vector<T>>{
             gpuSegmentedReduce(in, segments.offsets, SC::Sum{}, T(0), SC::SegmentedReduceAlgorithm::MergePath),
@@ -564,12 +574,41 @@ void checkRepeatsItsBits(std::size_t n, double meanLength, int repeats) {
     }
 }
 
+// Short segments (1 to 8 items) around segments longer than a span of the fixed-order look-back
+// (1024 tiles), three times over: tiles after a head wait back to it alone, the tiles of a long
+// segment back across groups and spans.
+Segments shortAroundSpanningSegments(std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::vector<int> lengths;
+    for (int part = 0; part < 3; ++part) {
+        for (std::size_t total = 0; total < (std::size_t(1) << 22);) {
+            lengths.push_back(1 + static_cast<int>(rng() % 8));
+            total += lengths.back();
+        }
+        lengths.push_back((1 << 23) + 12345);
+    }
+    return fromLengths(lengths);
+}
+
 }  // namespace
 
 TEST(GpuLarge, FloatSegmentedScansAndReductionsRepeatTheirBits) {
     SKIP_WITHOUT_GPU();
     for (const double meanLength : {4.0, 5000.0}) {
-        checkRepeatsItsBits<float>((std::size_t(1) << 24) + 777, meanLength, 10);
-        checkRepeatsItsBits<double>(std::size_t(1) << 24, meanLength, 5);
+        SCOPED_TRACE("mean segment length " + std::to_string(meanLength));
+        checkRepeatsItsBits<float>(randomSegments((std::size_t(1) << 24) + 777, meanLength, freshSeed()), 10);
+        checkRepeatsItsBits<double>(randomSegments(std::size_t(1) << 24, meanLength, freshSeed()), 5);
     }
+    SCOPED_TRACE("short segments around spanning ones");
+    checkRepeatsItsBits<float>(shortAroundSpanningSegments(freshSeed()), 5);
+}
+
+TEST(GpuLarge, FloatSegmentsSpanningTheLookBacksSpansMatchTheCpu) {
+    SKIP_WITHOUT_GPU();
+    const Segments segments = shortAroundSpanningSegments(freshSeed());
+    const std::vector<float> in = randomVector<float>(segments.flags.size(), freshSeed());
+    checkScans(in, segments, SC::Sum{}, 0.0f);
+    EXPECT_TRUE(reduceMatchesOnEveryEngine(in, segments.offsets, SC::Sum{}, 0.0f));
+    const std::vector<double> wide = randomVector<double>(segments.flags.size(), freshSeed());
+    checkScans(wide, segments, SC::Sum{}, 0.0);
 }

@@ -15,15 +15,12 @@
 namespace StreamCompaction {
 namespace detail {
 
-// Zeroes the bitmap and fills it from the offsets.
+// Fills the bitmap from the offsets (every word written; none needs zeroing first).
 template <class Offset, class PerSegment = NoSegmentWork>
 void build_head_bits(const Offset *d_offsets, std::size_t segments, std::size_t n, unsigned *d_bits,
                      cudaStream_t stream, PerSegment per_segment = {}) {
-    SC_CUDA_CHECK(cudaMemsetAsync(d_bits, 0, head_bit_words(n) * sizeof(unsigned), stream));
-    if (segments == 0) return;
-    constexpr int kThreads = 256;
-    launch(head_bits_kernel<Offset, PerSegment>, "head_bits_kernel", blocks_for(segments, kThreads), kThreads, 0, stream,
-           d_offsets, segments, n, d_bits, per_segment);
+    launch(head_bits_kernel<Offset, PerSegment>, "head_bits_kernel", head_bits_blocks(n), kHeadBitsThreads, 0,
+           stream, d_offsets, segments, n, d_bits, per_segment);
 }
 
 // Storage of the offsets-form scans: the bitmap, then the scan's.

@@ -2,6 +2,7 @@
 // Segmented scan kernels: heads from flags or from a bitmap built from offsets, the scan of
 // (head, value) pairs, and the functors of the conversions between segment descriptions.
 #include <stream_compaction/detail/grid/array_access.cuh>
+#include <stream_compaction/detail/grid/merge_path.cuh>
 #include <stream_compaction/detail/scan/kernels.cuh>
 #include <stream_compaction/detail/segmented/segmented_pair.cuh>
 #include <stream_compaction/tuning/policies.h>
@@ -98,36 +99,56 @@ struct NoSegmentWork {
     __device__ void operator()(std::size_t, Offset, Offset) const {}
 };
 
-// Sets bit offsets[s] of the zeroed bitmap for every non-empty segment s (empty segments start where
-// the next non-empty one does, so they add nothing), and calls per_segment(s, start, end) for
-// every segment: a hook for the SpMV's per-row work. One thread per segment.
+// The bitmap's words a head-bits block writes, one a thread: its tile is 32 items a thread.
+constexpr int kHeadBitsThreads = 256;
+constexpr std::size_t kHeadBitsTileItems = std::size_t{kHeadBitsThreads} * 32;
+
+__host__ __device__ inline std::size_t head_bits_blocks(std::size_t n) {
+    return n == 0 ? 1 : (n + kHeadBitsTileItems - 1) / kHeadBitsTileItems;
+}
+
+// Writes the bitmap words of one tile of kHeadBitsTileItems items, bit i set where a non-empty
+// segment starts at item i (empty segments start where the next non-empty one does, so they add
+// nothing), and calls per_segment(s, start, end) for every segment s that starts in the tile (the
+// last tile: at or past its start): a hook for the SpMV's per-row work.
 //
-// Short segments put several heads in one word, and atomics to one word are serialized in L2 (one
-// atomic per head took 0.1 ms at 16.7 million segments on an H100). Offsets ascend, so the lanes
-// whose heads share a word are a run of the warp: the run ORs its bits together with shuffles, and
-// its first lane sets them with one atomic.
+// Each word is written once, whole, by the block that owns it: no zeroing pass and no global
+// atomics (one atomic per head, or per word and warp, took 0.1 ms at 16.7 million segments on an
+// H100). Warps 0 and 1 find the tile's segments in the ascending offsets; the block then reads
+// their starts once, coalesced, and sets the bits in shared memory.
 template <class Offset, class PerSegment>
-__global__ void head_bits_kernel(const Offset *offsets, std::size_t segments, std::size_t n, unsigned *bits,
-                                 PerSegment per_segment) {
-    const std::size_t s = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-    const unsigned lane = threadIdx.x % kWarpThreads;
-    const bool in_range = s < segments;
-    const Offset start = in_range ? offsets[s] : Offset(0), end = in_range ? offsets[s + 1] : Offset(0);
-    const bool head = in_range && start < end && start >= 0 && static_cast<std::size_t>(start) < n;
-    // Lanes without a head carry no bits, and lanes past the end a word no bitmap has.
-    const unsigned long long word =
-        in_range && start >= 0 ? static_cast<unsigned long long>(start) / 32 : ~0ull;
-    unsigned run_bits = head ? 1u << (start % 32) : 0u;
-#pragma unroll
-    for (unsigned offset = 1; offset < kWarpThreads; offset *= 2) {
-        const unsigned later_bits = __shfl_down_sync(kFullMask, run_bits, offset);
-        const unsigned long long later_word = __shfl_down_sync(kFullMask, word, offset);
-        if (lane + offset < kWarpThreads && later_word == word) run_bits |= later_bits;
+__global__ void __launch_bounds__(kHeadBitsThreads) head_bits_kernel(const Offset *offsets, std::size_t segments,
+                                                                     std::size_t n, unsigned *bits,
+                                                                     PerSegment per_segment) {
+    __shared__ unsigned tile_bits[kHeadBitsThreads];
+    __shared__ long long tile_segments[2];  // the first segment starting in the tile, and one past the last
+    const unsigned warp = threadIdx.x / kWarpThreads, lane = threadIdx.x % kWarpThreads;
+    const long long tile_first = static_cast<long long>(blockIdx.x * kHeadBitsTileItems);
+    const bool last_tile = blockIdx.x + 1 == gridDim.x;
+    const long long tile_end = last_tile ? static_cast<long long>(n) : tile_first + static_cast<long long>(kHeadBitsTileItems);
+    tile_bits[threadIdx.x] = 0;
+    if (warp < 2) {
+        const long long bound = warp == 0 ? tile_first : tile_end;
+        const long long found =
+            warp == 1 && last_tile ? static_cast<long long>(segments)
+                                   : warp_partition_point(0, static_cast<long long>(segments), lane, [&](long long s) {
+                                         return static_cast<long long>(offsets[s]) < bound;
+                                     });
+        if (lane == 0) tile_segments[warp] = found;
     }
-    const unsigned long long earlier_word = __shfl_up_sync(kFullMask, word, 1);
-    const bool first_of_run = lane == 0 || earlier_word != word;
-    if (first_of_run && run_bits != 0 && word < head_bit_words(n)) atomicOr(&bits[word], run_bits);
-    if (in_range) per_segment(s, start, end);
+    __syncthreads();
+    for (long long s = tile_segments[0] + threadIdx.x; s < tile_segments[1]; s += kHeadBitsThreads) {
+        const Offset start = offsets[s], end = offsets[s + 1];
+        const long long item = static_cast<long long>(start);
+        // In the tile whatever the offsets hold: offsets that do not ascend give wrong bits, never a
+        // stray access.
+        if (start < end && item >= tile_first && item < tile_end)
+            atomicOr(&tile_bits[(item - tile_first) / 32], 1u << (item % 32));
+        per_segment(static_cast<std::size_t>(s), start, end);
+    }
+    __syncthreads();
+    const std::size_t word = blockIdx.x * static_cast<std::size_t>(kHeadBitsThreads) + threadIdx.x;
+    if (word < head_bit_words(n)) bits[word] = tile_bits[threadIdx.x];
 }
 
 // make_flags: the inclusive scan of the shape gives each segment's end; a non-empty segment's start
