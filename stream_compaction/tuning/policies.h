@@ -123,9 +123,12 @@ constexpr TilePolicy kStagedByKeyPolicy{kTunedTileThreads, 5};
 constexpr int kHistogramThreads = 256;
 constexpr int kHistogramVectorsInFlight = 4;
 
-// Onesweep radix sort: keys each thread ranks and moves per tile. A tile is
-// block_sizes().radix * kRadixItemsPerThread keys.
-constexpr int kRadixItemsPerThread = 16;
+// Onesweep radix sort: keys each thread ranks and moves per tile, for keys of 4 and of 8 bytes. A
+// tile is block_sizes().radix * kRadixItemsPerThread<Key> keys.
+constexpr int kRadixNarrowItemsPerThread = 16;
+constexpr int kRadixWideItemsPerThread = 16;
+template <class Key>
+constexpr int kRadixItemsPerThread = sizeof(Key) == 8 ? kRadixWideItemsPerThread : kRadixNarrowItemsPerThread;
 
 // Merge path (segmented reduce, SpMV): path steps per thread. Larger tiles amortize each tile's
 // corners and look-back (15 was about 1.5x faster than 7 on large matrices on an H100); odd keeps

@@ -254,11 +254,14 @@ void checkShapes(const std::vector<std::size_t> &sizes, const std::vector<Shape>
     }
 }
 
-std::size_t tileItems() { return std::size_t(SC::block_sizes().radix) * SC::kRadixItemsPerThread; }
+// A tile's keys: the items a thread takes depend on the key's width.
+template <class Key = int>
+std::size_t tileItems() { return std::size_t(SC::block_sizes().radix) * SC::kRadixItemsPerThread<Key>; }
 
 // n = 0, 1, 2, a warp's worth and one more, around one tile, and several tiles with a ragged end.
+template <class Key = int>
 std::vector<std::size_t> radixSizes() {
-    const std::size_t tile = tileItems();
+    const std::size_t tile = tileItems<Key>();
     return {0, 1, 2, 33, 1000, tile - 1, tile, tile + 1, 5 * tile + 7};
 }
 
@@ -294,6 +297,8 @@ TEST_F(GpuRadix, EveryBlockSize) {
         checkShapes<int, int>({tile - 1, tile + 1, 4 * tile + 3}, {Shape::Uniform, Shape::FewDistinct, Shape::Low16},
                               false);
         checkShapes<float, std::int64_t>({2 * tile + 1}, {Shape::Uniform, Shape::FewDistinct}, true);
+        const std::size_t wide_tile = tileItems<double>();
+        checkShapes<double, int>({wide_tile - 1, wide_tile + 1, 3 * wide_tile + 5}, {Shape::Uniform, Shape::Low8}, true);
     }
     SC::set_block_size(1024);
     EXPECT_EQ(SC::block_sizes().radix, 512) << "set_block_size caps the radix block size";
@@ -505,7 +510,7 @@ void checkOrders() {
                                               {true, 0, 0},   {true}};
     if constexpr (sizeof(Key) == 8)
         orders.insert(orders.end(), {{false, 0, 64}, {true, 30, 50}, {false, 40, 64}, {false, 63, 64}, {true, 56}});
-    const std::size_t tile = tileItems();
+    const std::size_t tile = tileItems<Key>();
     for (const SC::RadixSortOrder &order : orders) {
         SCOPED_TRACE(std::string(order.descending ? "descending" : "ascending") + " on bits [" +
                      std::to_string(order.begin_bit) + ", " + std::to_string(order.end_bit) + ")");
@@ -535,11 +540,11 @@ TEST_F(GpuRadix, DescendingAndBitRanges) {
 // 64-bit keys: eight digit passes, every shape, keys alone and with 4- and 8-byte values.
 TEST_F(GpuRadix, SixtyFourBitKeys) {
     const std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
-    checkShapes<long long, int>(radixSizes(), shapes, false);
-    checkShapes<std::int64_t, int>(radixSizes(), shapes, false);
-    checkShapes<std::uint64_t, int>(radixSizes(), shapes, false);
-    checkShapes<double, int>(radixSizes(), shapes, false);
-    const std::size_t tile = tileItems();
+    checkShapes<long long, int>(radixSizes<std::int64_t>(), shapes, false);
+    checkShapes<std::int64_t, int>(radixSizes<std::int64_t>(), shapes, false);
+    checkShapes<std::uint64_t, int>(radixSizes<std::int64_t>(), shapes, false);
+    checkShapes<double, int>(radixSizes<std::int64_t>(), shapes, false);
+    const std::size_t tile = tileItems<std::int64_t>();
     const std::vector<std::size_t> sizes = {1, 33, tile + 1, 3 * tile - 5};
     checkShapes<long long, int>(sizes, {Shape::Uniform, Shape::FewDistinct, Shape::Low16}, true);
     checkShapes<double, std::int64_t>(sizes, {Shape::Uniform, Shape::AllEqual, Shape::Low8}, true);

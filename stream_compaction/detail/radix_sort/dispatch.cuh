@@ -15,7 +15,7 @@
 namespace StreamCompaction {
 namespace detail {
 
-template <class Key, class Value, int Items = kRadixItemsPerThread>
+template <class Key, class Value, int Items = kRadixItemsPerThread<Key>>
 std::size_t radix_temp_bytes(std::size_t n, std::size_t max_portion_keys = kRadixMaxPortionKeys) {
     if (n == 0) return 0;
     const int threads = checked_radix_block_size(block_sizes().radix);
@@ -30,7 +30,7 @@ void require_disjoint(const char *name, const T *in, const T *out, std::size_t n
 
 // The sort behind every entry point, comparing keys as `order` says. `max_portion_keys` (at most
 // kRadixMaxPortionKeys) lets the tests reach the multi-portion path with small inputs.
-template <class Key, class Value, int Items = kRadixItemsPerThread>
+template <class Key, class Value, int Items = kRadixItemsPerThread<Key>>
 void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in,
                 Value *d_values_out, std::size_t n, void *d_temp, std::size_t temp_bytes, cudaStream_t stream,
                 std::size_t max_portion_keys = kRadixMaxPortionKeys, RadixOrder<Key> order = radix_ascending<Key>()) {
