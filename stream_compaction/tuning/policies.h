@@ -3,6 +3,7 @@
 // so they are template constants; the block sizes chosen at run time are in block_sizes.h. The
 // values are the ones found best on an H100 (sm_90).
 #include <cstddef>
+#include <type_traits>
 
 namespace StreamCompaction {
 
@@ -123,12 +124,19 @@ constexpr TilePolicy kStagedByKeyPolicy{kTunedTileThreads, 5};
 constexpr int kHistogramThreads = 256;
 constexpr int kHistogramVectorsInFlight = 4;
 
-// Onesweep radix sort: keys each thread ranks and moves per tile, for keys of 4 and of 8 bytes. A
-// tile is block_sizes().radix * kRadixItemsPerThread<Key> keys.
+// Onesweep radix sort: keys each thread ranks and moves per tile, by key type. A tile is
+// block_sizes().radix * kRadixItemsPerThread<Key> keys. Swept at 512 threads (H100, 2026-11-26,
+// bench/results/experiments/h100_2026-11-26_radix_items_*.csv; 6 / 8 / 12 / 16 / 24 items):
+// 8-byte integers 24 (2^27 int64: 9.62 ms, 13.30 at 16), doubles 16 (11.88 ms; 12.91 at 8, 21.05
+// at 24), 4-byte keys 16 (2^28 uniform: 7.84 ms, 7.80 at 12, 9.21 at 20; pairs 10.73, 11.16 at 12).
+// ptxas gives some of these 127 registers (one 512-thread block an SM) and others 64 and spills.
 constexpr int kRadixNarrowItemsPerThread = 16;
-constexpr int kRadixWideItemsPerThread = 16;
+constexpr int kRadixWideItemsPerThread = 24;
+constexpr int kRadixDoubleItemsPerThread = 16;
 template <class Key>
-constexpr int kRadixItemsPerThread = sizeof(Key) == 8 ? kRadixWideItemsPerThread : kRadixNarrowItemsPerThread;
+constexpr int kRadixItemsPerThread = sizeof(Key) == 4 ? kRadixNarrowItemsPerThread
+                                     : std::is_floating_point<Key>::value ? kRadixDoubleItemsPerThread
+                                                                          : kRadixWideItemsPerThread;
 
 // Merge path (segmented reduce, SpMV): path steps per thread. Larger tiles amortize each tile's
 // corners and look-back (15 was about 1.5x faster than 7 on large matrices on an H100); odd keeps
