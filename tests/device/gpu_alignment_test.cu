@@ -277,10 +277,13 @@ TEST_P(GpuAlignment, RadixSortKeys) {
     checkRadixKeys<unsigned>(offset(), [](std::mt19937_64 &rng) { return static_cast<unsigned>(rng()); });
 }
 
-// 64-bit keys (eight digit passes, their own plan and layout): doubles of both signs.
+// 64-bit keys (eight digit passes, their own plan and layout): doubles of both signs, and 8-byte
+// integers, whose tiles hold more keys a thread (kRadixItemsPerThread).
 TEST_P(GpuAlignment, RadixSortSixtyFourBitKeys) {
     std::uniform_real_distribution<double> value(-1e6, 1e6);
     checkRadixKeys<double>(offset(), [&](std::mt19937_64 &rng) { return value(rng); });
+    if (::testing::Test::HasFatalFailure()) return;
+    checkRadixKeys<std::int64_t>(offset(), [](std::mt19937_64 &rng) { return static_cast<std::int64_t>(rng()); });
 }
 
 TEST_P(GpuAlignment, RadixSortPairs) { checkRadixPairs(SC::RadixSortOrder{}, offset()); }

@@ -251,61 +251,95 @@ TEST_F(GpuGraph, SegmentedInclusiveScanByFlags) {
         [&] { return sameElements(download(d_out, n), referenceSegmentedScan(in, flags, SC::Sum{}, false, 0)); });
 }
 
-TEST_F(GpuGraph, SegmentedExclusiveScanByOffsets) {
+namespace {
+
+// Cuts over the whole array on even replays; on odd ones every cut falls in the last 1000 items, so
+// the first segment spans hundreds of tiles without a head. Floating-point values take the
+// fixed-order look-back: the first shape waits on restarts, the second on its groups.
+std::vector<int> replayOffsets(std::size_t n, std::size_t segments, std::mt19937 &rng, int replay) {
+    return randomOffsets(n, segments, rng, replay % 2 == 0 ? 0 : n - 1000);
+}
+
+template <class T>
+void checkSegmentedScanByOffsetsReplays() {
     const std::size_t n = kN, segments = kSegments;
     DeviceArena arena;
-    int *d_in = arena.make<int>(n);
-    int *d_out = arena.make<int>(n);
+    T *d_in = arena.make<T>(n);
+    T *d_out = arena.make<T>(n);
     int *d_offsets = arena.make<int>(segments + 1);
-    const std::size_t bytes = SC::segmented_scan_temp_bytes<int>(n);
+    const std::size_t bytes = SC::segmented_scan_temp_bytes<T>(n);
     void *d_temp = arena.make<char>(bytes);
     std::mt19937 rng(freshSeed());
-    std::vector<int> in, offsets;
+    std::vector<T> in;
+    std::vector<int> offsets;
+    int replay = 0;
     captureAndReplay(
         arena,
         [&](cudaStream_t s) {
-            SC::segmented_exclusive_scan_by_offsets(d_in, n, d_offsets, segments, d_out, SC::Sum{}, 5, d_temp, bytes, s);
+            SC::segmented_exclusive_scan_by_offsets(d_in, n, d_offsets, segments, d_out, SC::Sum{}, T(5), d_temp,
+                                                    bytes, s);
         },
         [&](cudaStream_t s) {
-            in = randomInts(n, rng);
-            offsets = randomOffsets(n, segments, rng);  // the same count, other places
+            in = randomValues<T>(n, rng);
+            offsets = replayOffsets(n, segments, rng, replay++);  // the same count, other places
             upload(s, d_in, in);
             upload(s, d_offsets, offsets);
-            poison(s, d_out, n * sizeof(int));
+            poison(s, d_out, n * sizeof(T));
         },
         [&] {
             return sameElements(download(d_out, n),
-                                referenceSegmentedScan(in, flagsFromOffsets(offsets), SC::Sum{}, true, 5));
+                                referenceSegmentedScan(in, flagsFromOffsets(offsets), SC::Sum{}, true, T(5)));
         });
 }
 
-TEST_F(GpuGraph, SegmentedReduce) {
+// Every engine; ints take the maximum, doubles (integral, so exact in any order) the sum.
+template <class T>
+void checkSegmentedReduceReplays() {
     const std::size_t n = kN, segments = kSegments;
     DeviceArena arena;
-    int *d_in = arena.make<int>(n);
+    T *d_in = arena.make<T>(n);
     int *d_offsets = arena.make<int>(segments + 1);
-    int *d_out = arena.make<int>(segments);
-    const std::size_t bytes = SC::segmented_reduce_temp_bytes<int>(n, segments);
+    T *d_out = arena.make<T>(segments);
+    const std::size_t bytes = SC::segmented_reduce_temp_bytes<T>(n, segments);
     void *d_temp = arena.make<char>(bytes);
     std::mt19937 rng(freshSeed());
-    std::vector<int> in, offsets;
+    std::vector<T> in;
+    std::vector<int> offsets;
+    const auto reduce = [&](auto op, T identity, cudaStream_t s, SC::SegmentedReduceAlgorithm engine) {
+        SC::segmented_reduce(d_in, n, d_offsets, segments, d_out, op, identity, d_temp, bytes, s, engine);
+    };
     for (const auto engine : {SC::SegmentedReduceAlgorithm::MergePath, SC::SegmentedReduceAlgorithm::ItemTiles}) {
         SCOPED_TRACE(SC::segmented_reduce_algorithm_name(engine));
+        int replay = 0;
         captureAndReplay(
             arena,
             [&](cudaStream_t s) {
-                SC::segmented_reduce(d_in, n, d_offsets, segments, d_out, SC::Max{}, INT_MIN, d_temp, bytes, s, engine);
+                if constexpr (std::is_same_v<T, int>) reduce(SC::Max{}, INT_MIN, s, engine);
+                else reduce(SC::Sum{}, T(0), s, engine);
             },
             [&](cudaStream_t s) {
-                in = randomInts(n, rng);
-                offsets = randomOffsets(n, segments, rng);
+                in = randomValues<T>(n, rng);
+                offsets = replayOffsets(n, segments, rng, replay++);
                 upload(s, d_in, in);
                 upload(s, d_offsets, offsets);
-                poison(s, d_out, segments * sizeof(int));
+                poison(s, d_out, segments * sizeof(T));
             },
-            [&] { return sameElements(download(d_out, segments), referenceSegmentedReduce(in, offsets, SC::Max{}, INT_MIN)); });
+            [&] {
+                if constexpr (std::is_same_v<T, int>)
+                    return sameElements(download(d_out, segments), referenceSegmentedReduce(in, offsets, SC::Max{}, INT_MIN));
+                else
+                    return sameElements(download(d_out, segments), referenceSegmentedReduce(in, offsets, SC::Sum{}, T(0)));
+            });
+        if (::testing::Test::HasFatalFailure()) return;
     }
 }
+
+}  // namespace
+
+TEST_F(GpuGraph, SegmentedExclusiveScanByOffsets) { checkSegmentedScanByOffsetsReplays<int>(); }
+TEST_F(GpuGraph, SegmentedExclusiveScanByOffsetsDouble) { checkSegmentedScanByOffsetsReplays<double>(); }
+TEST_F(GpuGraph, SegmentedReduce) { checkSegmentedReduceReplays<int>(); }
+TEST_F(GpuGraph, SegmentedReduceDouble) { checkSegmentedReduceReplays<double>(); }
 
 TEST_F(GpuGraph, MakeFlags) {
     const std::size_t n = kN, segments = kSegments;

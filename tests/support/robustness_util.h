@@ -304,10 +304,12 @@ inline std::vector<std::uint8_t> randomFlags(std::size_t n, std::mt19937 &rng, u
 }
 
 // CSR offsets of exactly `segments` segments over n elements: random cuts, so some segments are
-// empty (the more, the more segments per element). offsets[0] = 0, offsets[segments] = n.
-inline std::vector<int> randomOffsets(std::size_t n, std::size_t segments, std::mt19937 &rng) {
+// empty (the more, the more segments per element). offsets[0] = 0, offsets[segments] = n. With
+// `lowest_cut`, every cut falls in [lowest_cut, n]: the first segment spans [0, lowest_cut) at least.
+inline std::vector<int> randomOffsets(std::size_t n, std::size_t segments, std::mt19937 &rng,
+                                      std::size_t lowest_cut = 0) {
     std::vector<int> offsets(segments + 1);
-    std::uniform_int_distribution<std::size_t> cut(0, n);
+    std::uniform_int_distribution<std::size_t> cut(lowest_cut, n);
     offsets[0] = 0;
     for (std::size_t s = 1; s < segments; ++s) offsets[s] = static_cast<int>(cut(rng));
     offsets[segments] = static_cast<int>(n);
