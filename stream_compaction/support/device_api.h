@@ -38,11 +38,14 @@ inline void require_not_capturing(const char *operation, cudaStream_t stream, co
                                     waits_for + "); call it outside the capture");
 }
 
+// The most blocks a grid's x dimension takes.
+constexpr std::size_t kMaxGridBlocks = 0x7fffffffu;
+
 // Blocks of `threads` that give each of `count` items one thread. Throws std::length_error past
-// the grid's x limit (2^31 - 1 blocks) rather than launching a grid that silently skips items.
+// the grid's x limit (kMaxGridBlocks) rather than launching a grid that silently skips items.
 inline unsigned blocks_for(std::size_t count, int threads) {
     const std::size_t blocks = (count + threads - 1) / threads;
-    if (blocks > 0x7fffffffu) throw std::length_error("grid of " + std::to_string(blocks) + " blocks is too large");
+    if (blocks > kMaxGridBlocks) throw std::length_error("grid of " + std::to_string(blocks) + " blocks is too large");
     return static_cast<unsigned>(blocks);
 }
 

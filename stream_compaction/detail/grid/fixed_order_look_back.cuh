@@ -22,6 +22,7 @@
 // head), a tile waits only back to the last restart: the expression's value, bit for bit, does not
 // depend on anything before it. A segmented scan whose tiles hold heads then waits as the
 // decoupled look-back does, on its direct predecessor.
+#include <stream_compaction/detail/block/tile_scan.cuh>  // chained_tile_prefix
 #include <stream_compaction/detail/grid/tile_status.cuh>
 #include <stream_compaction/detail/warp/warp_scan.cuh>
 #include <stream_compaction/tuning/policies.h>
@@ -129,6 +130,20 @@ __device__ __forceinline__ Partial<T> fixed_order_tile_prefix(const Status &stat
     if (closes_span && lane == 0)
         status.publish(span_words + span + 1, combine(before_group, group_aggregate, op).value, tag);
     return combine(before_group, earlier_tiles, op);
+}
+
+// A scan tile's prefix by look-back, for warp 0 of every tile: in the fixed order where T's scan
+// takes it (kFixedOrderScan: floating point, whose sums must not depend on timing), else chained.
+// `status` holds scan_status_words<T>(tiles) words.
+template <class T, class Op, class Status>
+__device__ __forceinline__ Partial<T> look_back_tile_prefix(const Status &status, std::size_t tiles, unsigned tile,
+                                                            u64 epoch, const T &aggregate,
+                                                            const Partial<T> &first_prefix, Op op,
+                                                            LookBackDelay delay) {
+    if constexpr (kFixedOrderScan<T>)
+        return fixed_order_tile_prefix<T>(status, tiles, tile, epoch, aggregate, first_prefix, op, delay);
+    else
+        return chained_tile_prefix<T>(status, tile, epoch, aggregate, first_prefix, op, delay);
 }
 
 }  // namespace detail

@@ -50,19 +50,32 @@ __global__ void __launch_bounds__(1024) striped_reduce_kernel(Items items, std::
         acc = {fold_tile(tile * tile_items), true};
         for (tile += gridDim.x; tile < full_tiles; tile += gridDim.x) acc.value = op(acc.value, fold_tile(tile * tile_items));
     }
-    // The input's last tile, when partial, is the block's whose stride reaches it: item by item.
-    // Thread t has items there iff t * VEC is below the rest, so those threads are a prefix.
-    const std::size_t base = tile == full_tiles ? full_tiles * tile_items : n;
+    // The input's last tile, when partial, is the block's whose stride reaches it: whole vectors
+    // where they end by n, all loaded before any is combined (as in a full tile: the loads'
+    // latencies overlap), then the items after them one by one. Thread t has items there iff
+    // t * VEC is below the rest, so those threads are a prefix.
+    if (tile == full_tiles) {
+        const std::size_t base = full_tiles * tile_items + mine;
+        T v[R][VEC];
 #pragma unroll
-    for (int r = 0; r < R; ++r)
+        for (int r = 0; r < R; ++r)
+            if (base + r * row_items + VEC <= n) items.template vector<VEC, Vectorized>(base + r * row_items, v[r]);
 #pragma unroll
-        for (int k = 0; k < VEC; ++k) {
-            const std::size_t i = base + r * row_items + mine + k;
-            if (i < n) {
-                const T x = items.item(i);
-                acc = {acc.valid ? op(acc.value, x) : x, true};
+        for (int r = 0; r < R; ++r) {
+            const std::size_t first = base + r * row_items;
+            if (first + VEC <= n) {
+                const T total = thread_reduce<VEC>(v[r], op);
+                acc = {acc.valid ? op(acc.value, total) : total, true};
+            } else {
+#pragma unroll
+                for (int k = 0; k < VEC; ++k)
+                    if (first + k < n) {
+                        const T x = items.item(first + k);
+                        acc = {acc.valid ? op(acc.value, x) : x, true};
+                    }
             }
         }
+    }
 
     const T block_total = block_reduce_prefix(acc.value, acc.valid, op, shared_storage<BlockReduceStorage<T>>());
     done(block_total, op);

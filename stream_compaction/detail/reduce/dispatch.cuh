@@ -81,29 +81,42 @@ void write_value(T *d_out, const T &value, cudaStream_t stream) {
 
 // ---- chunked ----
 
-// Striped kernel (commutative operators): block b folds every gridDim.x-th tile from tile b.
-// The grid is at most the blocks resident at once (cached per kernel), so that every block runs
-// from the start, and the fewest blocks that take that many tiles each, so that the tiles split
-// evenly; fewer when the input has fewer tiles.
+// How many blocks a striped launch has.
+enum class StripedGrid {
+    // At most the blocks resident at once (cached per kernel), so that every block runs from the
+    // start: the chunked strategy, whose blocks each take a ticket (a round trip to L2 that holds
+    // the block) before the last one combines their partials.
+    Resident,
+    // A block a tile: the atomics strategy, whose blocks end with an atomic they do not wait for,
+    // so that blocks retire as soon as their loads are in and new ones keep the loads flowing
+    // (H100, 2026-11-26, 2^28 int sum: 0.342 ms, against 0.350 for a resident grid; CUB 0.353).
+    TilePerBlock,
+};
+
+// Striped kernel (commutative operators): block b folds every gridDim.x-th tile from tile b; the
+// fewest blocks that take the grid's share of tiles each, so that the tiles split evenly.
 template <class T, bool Vectorized, class Op, class Items, class Done>
-void launch_striped_as(Items items, std::size_t n, Op op, Done done, cudaStream_t stream) {
+void launch_striped_as(Items items, std::size_t n, Op op, Done done, StripedGrid grid, cudaStream_t stream) {
     const int threads = checked_block_size(block_sizes().reduce);
     const auto kernel = striped_reduce_kernel<T, Op, Items, Done, Vectorized>;
     const char *name = "striped_reduce_kernel";
     const std::size_t tile_items = static_cast<std::size_t>(threads) * vector_items<T>() * kReduceVectorsPerThread;
     const std::size_t tiles = ceil_div(n, tile_items);
-    std::size_t most = resident_grid(reinterpret_cast<const void *>(kernel), name, threads, 0);
-    if (most > static_cast<std::size_t>(kReduceMaxBlocks)) most = kReduceMaxBlocks;
+    std::size_t most = kMaxGridBlocks;
+    if (grid == StripedGrid::Resident) {
+        most = resident_grid(reinterpret_cast<const void *>(kernel), name, threads, 0);
+        if (most > static_cast<std::size_t>(kReduceMaxBlocks)) most = kReduceMaxBlocks;
+    }
     const std::size_t per_block = ceil_div(tiles, most);
     launch(kernel, name, static_cast<unsigned>(ceil_div(tiles, per_block)), threads, 0, stream, items, n, op, done);
 }
 
 // The vectorized kernel where the input allows it (16-byte aligned), the item-by-item one otherwise.
 template <class T, class Op, class Items, class Done>
-void launch_striped(Items items, std::size_t n, Op op, Done done, cudaStream_t stream) {
+void launch_striped(Items items, std::size_t n, Op op, Done done, StripedGrid grid, cudaStream_t stream) {
     if constexpr (Items::kCanVectorize)
-        if (items.vectorizable()) return launch_striped_as<T, true>(items, n, op, done, stream);
-    launch_striped_as<T, false>(items, n, op, done, stream);
+        if (items.vectorizable()) return launch_striped_as<T, true>(items, n, op, done, grid, stream);
+    launch_striped_as<T, false>(items, n, op, done, grid, stream);
 }
 
 // Ordered kernel: its block size is the caller's, at most kOrderedMaxThreads, halved until the
@@ -158,18 +171,18 @@ void chunked_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, voi
     using Finish = WriteCombined<T, Op>;
     const LastBlockDone<T, Finish> done{reinterpret_cast<T *>(pieces[1]), reinterpret_cast<CallState *>(pieces[0]),
                                         next_call_tag(), Finish{d_out, op, identity}};
-    if constexpr (is_commutative<Op, T>::value) launch_striped<T>(items, n, op, done, stream);
+    if constexpr (is_commutative<Op, T>::value) launch_striped<T>(items, n, op, done, StripedGrid::Resident, stream);
     else launch_ordered(items, n, OpFold<T, Op>{op}, done, stream);
 }
 
-// ---- atomics: the identity written, then the striped kernel with one atomic per block ----
+// ---- atomics: the identity written, then the striped kernel, a block a tile, one atomic each ----
 
 // Operators without atomics are refused by the caller (reduce_by) before this is reached.
 template <class T, class Op, class Items>
 void atomic_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, cudaStream_t stream) {
     if constexpr (kHasAtomic<Op, T>) {
         write_value(d_out, identity, stream);
-        launch_striped<T>(items, n, op, AtomicDone<T, Op>{d_out}, stream);
+        launch_striped<T>(items, n, op, AtomicDone<T, Op>{d_out}, StripedGrid::TilePerBlock, stream);
     }
 }
 

@@ -41,10 +41,7 @@ __device__ __forceinline__ void scan_tile(std::size_t n, Op op, Partial<T> first
     block_row_prefixes<R>(
         totals, prefix, op,
         [&](const T &aggregate) {
-            if constexpr (kFixedOrderScan<T>)
-                return fixed_order_tile_prefix<T>(status, tiles, tile, epoch, aggregate, first_prefix, op, delay);
-            else
-                return chained_tile_prefix<T>(status, tile, epoch, aggregate, first_prefix, op, delay);
+            return look_back_tile_prefix<T>(status, tiles, tile, epoch, aggregate, first_prefix, op, delay);
         },
         smem);
 
@@ -179,12 +176,8 @@ __global__ void __launch_bounds__(kStagedScanPolicy.threads,
     block_row_prefixes<1>(
         total, prefix, op,
         [&](const T &aggregate) {
-            if constexpr (kFixedOrderScan<T>)
-                return fixed_order_tile_prefix<T>(status, tiles, assigned.tile, assigned.epoch, aggregate,
-                                                  Partial<T>{init, Exclusive}, op, delay);
-            else
-                return chained_tile_prefix<T>(status, assigned.tile, assigned.epoch, aggregate,
-                                              Partial<T>{init, Exclusive}, op, delay);
+            return look_back_tile_prefix<T>(status, tiles, assigned.tile, assigned.epoch, aggregate,
+                                            Partial<T>{init, Exclusive}, op, delay);
         },
         smem);
     Partial<T> running = prefix[0];

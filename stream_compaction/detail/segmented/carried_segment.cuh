@@ -30,10 +30,7 @@ __device__ __forceinline__ Partial<V> carried_into_segment(bool closed_a_segment
     block_row_prefixes<1>(
         totals, carried, pair_op,
         [&](const Pair &aggregate) {
-            if constexpr (kFixedOrderScan<Pair>)
-                return fixed_order_tile_prefix<Pair>(status, tiles, tile, epoch, aggregate, nothing, pair_op, delay);
-            else
-                return chained_tile_prefix<Pair>(status, tile, epoch, aggregate, nothing, pair_op, delay);
+            return look_back_tile_prefix<Pair>(status, tiles, tile, epoch, aggregate, nothing, pair_op, delay);
         },
         smem);
     return {carried[0].value.value, carried[0].valid};
