@@ -119,6 +119,26 @@ void launch_striped(Items items, std::size_t n, Op op, Done done, StripedGrid gr
     launch_striped_as<T, false>(items, n, op, done, grid, stream);
 }
 
+// Items of one striped tile at the reduce block size.
+template <class T>
+std::size_t striped_tile_items() {
+    return static_cast<std::size_t>(checked_block_size(block_sizes().reduce)) * vector_items<T>() *
+           kReduceVectorsPerThread;
+}
+
+// One block over n <= striped_tile_items<T>() items; thread 0 hands their total to finish.
+template <class T, class Op, class Items, class Finish>
+void launch_single_tile(Items items, std::size_t n, Op op, Finish finish, cudaStream_t stream) {
+    const int threads = checked_block_size(block_sizes().reduce);
+    const auto count = static_cast<unsigned>(n);
+    if constexpr (Items::kCanVectorize)
+        if (items.vectorizable())
+            return launch(single_tile_reduce_kernel<T, Op, Items, Finish, true>, "single_tile_reduce_kernel", 1,
+                          threads, 0, stream, items, count, op, finish);
+    launch(single_tile_reduce_kernel<T, Op, Items, Finish, false>, "single_tile_reduce_kernel", 1, threads, 0, stream,
+           items, count, op, finish);
+}
+
 // Ordered kernel: its block size is the caller's, at most kOrderedMaxThreads, halved until the
 // staging area and the block's reduce storage fit in the device's shared memory.
 template <class Item, class Acc>
@@ -164,13 +184,17 @@ void launch_ordered(Items items, std::size_t n, Fold fold, Done done, cudaStream
 }
 
 // One launch: *d_out = op(identity, every item in order). Operators known to commute take the
-// striped kernel, any other the ordered one. n > 0; d_temp holds chunked_layout<T, T>(n).
+// single-tile kernel for one tile and the striped kernel above, any other the ordered one. n > 0;
+// d_temp holds chunked_layout<T, T>(n).
 template <class T, class Op, class Items>
 void chunked_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, void *d_temp, cudaStream_t stream) {
-    const auto pieces = chunked_layout<T, T>(n).carve(d_temp);
     using Finish = WriteCombined<T, Op>;
+    const Finish finish{d_out, op, identity};
+    if constexpr (is_commutative<Op, T>::value)
+        if (n <= striped_tile_items<T>()) return launch_single_tile<T>(items, n, op, finish, stream);
+    const auto pieces = chunked_layout<T, T>(n).carve(d_temp);
     const LastBlockDone<T, Finish> done{reinterpret_cast<T *>(pieces[1]), reinterpret_cast<CallState *>(pieces[0]),
-                                        next_call_tag(), Finish{d_out, op, identity}};
+                                        next_call_tag(), finish};
     if constexpr (is_commutative<Op, T>::value) launch_striped<T>(items, n, op, done, StripedGrid::Resident, stream);
     else launch_ordered(items, n, OpFold<T, Op>{op}, done, stream);
 }
