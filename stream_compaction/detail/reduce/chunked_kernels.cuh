@@ -84,8 +84,8 @@ __global__ void __launch_bounds__(1024) striped_reduce_kernel(Items items, std::
 // ---- one tile: commutative operators, inputs of at most one striped tile ----
 //
 // The striped kernel's tile in one block with 32-bit indices, no tile loop and no blocks to
-// combine: the shape of CUB's single-tile kernel. A one-block striped launch executed 3,141 warp
-// instructions where CUB's single-tile kernel executed 490 (4096 ints, H200, 2026-11-26).
+// combine: the shape of CUB's single-tile kernel. At 4096 ints it executes 785 warp instructions
+// where a one-block striped launch executed 3,141 (CUB's single-tile kernel: 490; 2026-11-26).
 template <class T, class Op, class Items, class Finish, bool Vectorized>
 __global__ void __launch_bounds__(1024) single_tile_reduce_kernel(Items items, unsigned n, Op op, Finish finish) {
     constexpr int VEC = vector_items<T>();
