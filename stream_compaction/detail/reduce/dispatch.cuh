@@ -94,6 +94,12 @@ enum class StripedGrid {
     TilePerBlock,
 };
 
+// Items of one striped tile of `threads` threads.
+template <class T>
+std::size_t striped_tile_items(int threads) {
+    return static_cast<std::size_t>(threads) * vector_items<T>() * kReduceVectorsPerThread;
+}
+
 // Striped kernel (commutative operators): block b folds every gridDim.x-th tile from tile b; the
 // fewest blocks that take the grid's share of tiles each, so that the tiles split evenly.
 template <class T, bool Vectorized, class Op, class Items, class Done>
@@ -101,8 +107,7 @@ void launch_striped_as(Items items, std::size_t n, Op op, Done done, StripedGrid
     const int threads = checked_block_size(block_sizes().reduce);
     const auto kernel = striped_reduce_kernel<T, Op, Items, Done, Vectorized>;
     const char *name = "striped_reduce_kernel";
-    const std::size_t tile_items = static_cast<std::size_t>(threads) * vector_items<T>() * kReduceVectorsPerThread;
-    const std::size_t tiles = ceil_div(n, tile_items);
+    const std::size_t tiles = ceil_div(n, striped_tile_items<T>(threads));
     std::size_t most = kMaxGridBlocks;
     if (grid == StripedGrid::Resident) {
         most = resident_grid(reinterpret_cast<const void *>(kernel), name, threads, 0);
@@ -120,17 +125,10 @@ void launch_striped(Items items, std::size_t n, Op op, Done done, StripedGrid gr
     launch_striped_as<T, false>(items, n, op, done, grid, stream);
 }
 
-// Items of one striped tile at the reduce block size.
-template <class T>
-std::size_t striped_tile_items() {
-    return static_cast<std::size_t>(checked_block_size(block_sizes().reduce)) * vector_items<T>() *
-           kReduceVectorsPerThread;
-}
-
-// One block over n <= striped_tile_items<T>() items; thread 0 hands their total to finish.
+// One block of `threads` over n <= striped_tile_items<T>(threads) items; thread 0 hands their
+// total to finish.
 template <class T, class Op, class Items, class Finish>
-void launch_single_tile(Items items, std::size_t n, Op op, Finish finish, cudaStream_t stream) {
-    const int threads = checked_block_size(block_sizes().reduce);
+void launch_single_tile(Items items, std::size_t n, Op op, Finish finish, int threads, cudaStream_t stream) {
     const auto count = static_cast<unsigned>(n);
     if constexpr (Items::kCanVectorize)
         if (items.vectorizable())
@@ -191,8 +189,11 @@ template <class T, class Op, class Items>
 void chunked_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, void *d_temp, cudaStream_t stream) {
     using Finish = WriteCombined<T, Op>;
     const Finish finish{d_out, op, identity};
-    if constexpr (is_commutative<Op, T>::value)
-        if (n <= striped_tile_items<T>()) return launch_single_tile<T>(items, n, op, finish, stream);
+    if constexpr (is_commutative<Op, T>::value) {
+        // The block size read once: the tile it sizes is the tile the kernel reads.
+        const int threads = checked_block_size(block_sizes().reduce);
+        if (n <= striped_tile_items<T>(threads)) return launch_single_tile<T>(items, n, op, finish, threads, stream);
+    }
     const auto pieces = chunked_layout<T, T>(n).carve(d_temp);
     const LastBlockDone<T, Finish> done{reinterpret_cast<T *>(pieces[1]), reinterpret_cast<CallState *>(pieces[0]),
                                         next_call_tag(), finish};
