@@ -33,10 +33,12 @@
 // of any integer type that holds the haystack's size (checked). Outputs must not overlap inputs.
 // 64-bit sizes; an empty input gives an empty or a zero-bound result.
 //
-// No temporary storage: every call is one launch, so it may be captured in a CUDA graph and
-// replayed, and run on several streams at once. Tiles: merge_threads<Pairs>() threads, each taking
-// merge_items_per_thread<K, Pairs>() steps of the merge path (tuning/policies.h: a policy for keys
-// alone and sorted search, one for pairs).
+// No temporary storage: a call is one launch, or for a merge of many tiles two (a corner pass,
+// which keeps each full tile's corners in the first 16 bytes of that tile's own output until the
+// tile reads them, then the full tiles), so it may be captured in a CUDA graph and replayed, and
+// run on several streams at once. Tiles: merge_threads<Pairs>() threads, each taking
+// merge_items_per_thread<K, Pairs>() steps of the merge path (sorted search:
+// sorted_search_items_per_thread<K>(); tuning/policies.h has a policy for each).
 // Errors: std::invalid_argument for null pointers with items to process and indices too narrow
 // (nothing enqueued), cuda_error from CUDA.
 #include <stream_compaction/detail/merge/dispatch.cuh>

@@ -97,7 +97,7 @@ namespace detail {
 // runs of them (segment, total, count) and its own storage.
 template <class V>
 TempLayout<6> transform_segmented_reduce_layout(std::size_t n_items, std::size_t segments) {
-    const std::size_t tiles = (n_items + segments + kLbsTileSteps - 1) / kLbsTileSteps;
+    const std::size_t tiles = (n_items + segments + kLbsReduceTileSteps - 1) / kLbsReduceTileSteps;
     const std::size_t records = 2 * ((tiles + kLbsTilesPerBlock - 1) / kLbsTilesPerBlock);
     return temp_layout(records * sizeof(long long), records * sizeof(MaybeValue<V>), records * sizeof(long long),
                        records * sizeof(MaybeValue<V>), sizeof(std::size_t),
@@ -133,7 +133,7 @@ void transform_segmented_reduce(F f, std::size_t n_items, const Offset *d_offset
     auto *record_segments = reinterpret_cast<long long *>(pieces[0]), *run_segments = reinterpret_cast<long long *>(pieces[2]);
     auto *records = reinterpret_cast<Maybe *>(pieces[1]), *totals = reinterpret_cast<Maybe *>(pieces[3]);
     auto *runs = reinterpret_cast<std::size_t *>(pieces[4]);
-    const std::size_t tiles = (n_items + segments + detail::kLbsTileSteps - 1) / detail::kLbsTileSteps;
+    const std::size_t tiles = (n_items + segments + detail::kLbsReduceTileSteps - 1) / detail::kLbsReduceTileSteps;
     const unsigned blocks = blocks_for(tiles, kLbsTilesPerBlock);
     detail::launch(detail::transform_segmented_reduce_kernel<V, Offset, F, Op>, name, blocks, kLbsThreads, 0, stream,
                    d_offsets, static_cast<long long>(segments), static_cast<long long>(n_items), f, op, identity, d_out,

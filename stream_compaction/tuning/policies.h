@@ -205,17 +205,23 @@ constexpr int kReduceMaxBlocks = 4096;
 
 // Load-balancing search (device/load_balance.cuh): threads per block and merge-path steps (work
 // items or segment ends) per thread; a tile is their product. Odd keeps the threads' runs in
-// shared memory on different banks. An H100 sweep of interval expand (2026-11-24; 128..256
-// threads x 5..7 steps x 4..16 tiles a block; larger tiles do not fit 16-byte segment values in
-// 48 KB of shared memory) found 256 x 7 x 4 best: 43.7% of copy at 2^24 outputs (8 tiles: 37.8%),
-// and every shape at 56-57% at 2^28, where the per-item work is the limit. Keeping the walk's
-// segment end in a register (2026-11-25) took 2^28 to 64% (0.716 -> 0.631 ms) and 2^24 to 50%.
+// shared memory on different banks. Since 2026-11-26 a tile finds its items' segments by a
+// running maximum of segment marks (load_balance/kernels.cuh), whose cost per thread hardly grows
+// with the run: an H200 run of interval expand at 2^28 int32 outputs (uniform / power-law
+// segments) took 0.625 / 0.616 ms with the merge-path walk at 256 x 7 x 4 tiles a block, and with
+// the running maximum 0.610 / 0.608 at 256 x 7 x 4, 0.509 / 0.512 at 256 x 9 x 8, 0.508 / 0.510
+// at 256 x 11 x 8 (0.515 / 0.518 at 4 tiles a block), 0.499 / 0.516 at 256 x 13 x 8; 2^24:
+// 0.049 ms before, 0.042 at 256 x 11 x 4 or 8 (256 x 13 x 8: 0.050).
 constexpr int kLbsThreads = 256;
-constexpr int kLbsItemsPerThread = 7;
+constexpr int kLbsItemsPerThread = 11;
+// Tiles that stage more than a 8-byte segment value per step (interval_move's gather and scatter
+// starts; transform_segmented_reduce's item values) take shorter runs, to fit 48 KB of shared
+// memory with room for more than one block an SM.
+constexpr int kLbsItemsPerThreadStaged = 7;
 // Consecutive tiles per block: the block finds all their corners at once, one warp per corner
 // (one tile per block, with two warps searching, wrote 45% of the copy bandwidth on an H100: the
 // searches' dependent loads, not the memory, set the pace).
-constexpr int kLbsTilesPerBlock = 4;
+constexpr int kLbsTilesPerBlock = 8;
 // Breadth-first search (device/bfs.cuh): a level whose frontier has at most kBfsThinFrontier
 // vertices and kBfsThinEdges edges runs inside one persistent block of kBfsThinThreads threads,
 // level after level without the host (thin frontiers: a launch and a wait per level would cost
@@ -225,24 +231,45 @@ constexpr int kBfsThinFrontier = 4 * kBfsThinThreads;
 constexpr int kBfsThinEdges = 64 * kBfsThinThreads;
 // Merge and sorted search (device/merge.cuh): threads per block, and merge-path steps per thread
 // for 4-byte keys; wider keys take proportionally fewer, odd so that the threads' runs in shared
-// memory start on different banks. Keys alone (and sorted search) and pairs have a policy each:
-// an H100 sweep (2026-11-24; threads x steps in 128..512 x 7..15, ratio to cub::DeviceMerge at
-// 2^24 / 2^28) found 256 x 15 best for keys (0.92x / 0.65x; 512 x 11: 0.82x / 0.59x) and 512 x 11
-// for pairs (0.92x / 0.84x, against 0.80x / 0.72x with 256 x 15).
+// memory start on different banks. Sorted search, merged keys and merged pairs have a policy each.
+// Sorted search: an H100 sweep (2026-11-24; 128..512 threads x 7..15 steps) found 256 x 15.
+// Merge, with the tile of 2026-11-26 (the corner pass below for large inputs, values staged with
+// the keys, the keys kept in registers through the serial merge, warp-local stores): an H100 run
+// against cub::DeviceMerge of CCCL 3.0, medians of 25 alternated over three rounds, at 2^22 /
+// 2^24 / 2^28 items: keys 256 x 15 with the corner pass 1.07x / 1.00x / 0.93x (searched in the
+// kernel: 1.46x / 1.03x / 0.72x), 256 x 19 1.07x / 1.01x / 0.96x; 512 x 15 0.91x at 2^28, 256 x
+// 23 0.86x; pairs 256 x 11 1.12x / 1.15x / 1.17x (searched: 1.38x / 1.10x / 0.91x; 256 x 15
+// 0.79x at 2^28; the policy before this tile, 512 x 11, 0.84x).
 constexpr int kMergeThreads = 256;
-constexpr int kMergeItemsPerThread4B = 15;
-constexpr int kMergePairsThreads = 512;
+constexpr int kSortedSearchItemsPerThread4B = 15;
+constexpr int kMergeKeysItemsPerThread4B = 19;
+constexpr int kMergePairsThreads = 256;
 constexpr int kMergePairsItemsPerThread4B = 11;
+// A merge of more tiles than this many waves of resident blocks first finds every tile's corners
+// in a pass of its own (a thread per corner), so that a tile starts with one load instead of two
+// warps' dependent searches while the rest of the block waits; the pass costs about 17 us on an
+// H100 whatever the size (its searches' dependent loads), more than it saves below a few waves
+// (same run: keys at 2^24, 3.3 waves, 1.03x searched against 1.01x; pairs at 2^22, 1.9 waves,
+// 1.38x against 1.12x; pairs at 2^24, 7.5 waves, 1.10x against 1.15x).
+constexpr int kMergeCornerPassWaves = 4;
 template <bool Pairs>
 constexpr int merge_threads() {
     return Pairs ? kMergePairsThreads : kMergeThreads;
 }
+// A policy's steps per thread for keys of type K: base * 4 / sizeof(K), at least 1, odd.
+template <class K>
+constexpr int items_per_thread_for(int base) {
+    const int scaled = static_cast<int>(base * 4 / sizeof(K));
+    const int clamped = scaled < 1 ? 1 : scaled > base ? base : scaled;
+    return clamped % 2 == 0 ? clamped - 1 : clamped;
+}
 template <class K, bool Pairs = false>
 constexpr int merge_items_per_thread() {
-    constexpr int base = Pairs ? kMergePairsItemsPerThread4B : kMergeItemsPerThread4B;
-    constexpr int scaled = static_cast<int>(base * 4 / sizeof(K));
-    constexpr int clamped = scaled < 1 ? 1 : scaled > base ? base : scaled;
-    return clamped % 2 == 0 ? clamped - 1 : clamped;
+    return items_per_thread_for<K>(Pairs ? kMergePairsItemsPerThread4B : kMergeKeysItemsPerThread4B);
+}
+template <class K>
+constexpr int sorted_search_items_per_thread() {
+    return items_per_thread_for<K>(kSortedSearchItemsPerThread4B);
 }
 // Binary search of unsorted needles (lower_bound, upper_bound): one thread per needle.
 constexpr int kBinarySearchThreads = 256;

@@ -275,9 +275,10 @@ TEST_F(GpuLoadBalance, TransformSegmentedReduceMatchesTheCpuAndSegmentedReduce) 
     lengths[150000] = 777777;
     lengths[299999] = 5;
     checkSegmentedReduce(offsetsFromLengths(lengths), rng);
-    const int tile = SC::kLbsThreads * SC::kLbsItemsPerThread;  // segments ending at tile and block edges
+    const int tile = SC::detail::kLbsReduceTileSteps;  // segments ending at tile and block edges
+    const int block = SC::kLbsTilesPerBlock * tile;
     std::vector<int> edges;
-    for (int k : {tile - 1, tile, tile + 1, 8 * tile - 1, 8 * tile, 8 * tile + 1, 1, 0, 0, 16 * tile}) edges.push_back(k);
+    for (int k : {tile - 1, tile, tile + 1, block - 1, block, block + 1, 1, 0, 0, 2 * block}) edges.push_back(k);
     checkSegmentedReduce(offsetsFromLengths(edges), rng);
 }
 
@@ -368,11 +369,13 @@ void checkExpandOfWidth(const std::vector<int> &offsets, std::mt19937 &rng) {
 
 TEST_F(GpuLoadBalance, ExpandOfEveryValueWidth) {
     std::mt19937 rng(freshSeed());
-    const int tile = SC::kLbsThreads * SC::kLbsItemsPerThread;
+    // The tiles of values up to 8 bytes and of wider ones.
+    const int tile = SC::kLbsThreads * SC::kLbsItemsPerThread, wide_tile = SC::kLbsThreads * SC::kLbsItemsPerThreadStaged;
     for (const std::vector<int> &offsets :
          {offsetsFromLengths(makeLengths(3000, 9, Shape::PowerLaw, rng)),
           offsetsFromLengths(makeLengths(2000, 30, Shape::EmptyRuns, rng)), offsetsFromLengths({1}),
-          offsetsFromLengths({0, 0, 3 * tile + 5, 0}), offsetsFromLengths({tile - 1, 1, tile, 2, 5})}) {
+          offsetsFromLengths({0, 0, 3 * tile + 5, 0}), offsetsFromLengths({tile - 1, 1, tile, 2, 5}),
+          offsetsFromLengths({wide_tile - 1, 1, wide_tile, 0, 2, 5})}) {
         checkExpandOfWidth<unsigned char>(offsets, rng);
         checkExpandOfWidth<short>(offsets, rng);
         checkExpandOfWidth<int>(offsets, rng);

@@ -81,12 +81,15 @@ SC::DeviceBuffer<T> poisoned(std::size_t n) {
     return buffer;
 }
 
-// (na, nb) pairs: both empty, one empty, 1, tiles +- 1 (3840 int keys a tile, 1792 of 8 bytes),
-// powers of two and not, and one side much larger than the other.
+// (na, nb) pairs: both empty, one empty, 1, tiles +- 1 (merged keys: 4864 of 4 bytes a tile, 2304
+// of 8; merged pairs: 2816 of 4-byte keys, 1280 of 8; sorted search: 3840 and 1792), powers of
+// two and not, and one side much larger than the other.
 std::vector<std::pair<std::size_t, std::size_t>> sizePairs() {
     return {{0, 0},         {0, 1},           {1, 0},           {1, 1},          {0, 1000},
             {1000, 0},      {1, 1000},        {1000, 1},        {2, 3},          {31, 33},
             {1792, 1792},   {1791, 1},        {3840, 0},        {3839, 2},       {1920, 1920},
+            {2816, 0},      {2815, 2},        {1408, 1409},     {1280, 0},       {1279, 2},
+            {4864, 0},      {4863, 2},        {2432, 2433},     {2304, 0},       {2303, 2},
             {1921, 1920},   {4096, 4096},     {4093, 4099},     {65536, 3},      {3, 65536},
             {100000, 1000}, {1000, 100000},   {1 << 16, 1 << 16}, {(1 << 20) + 3, (1 << 19) - 5}};
 }
@@ -222,8 +225,51 @@ TEST_F(GpuMerge, LargeInput) {
     ASSERT_TRUE((checkMergePairs<int, int>(a, b)));
 }
 
+// Inputs of many tiles take the corner pass, which keeps each full tile's corners in the first 16
+// bytes of that tile's own output: outputs at each 4-byte step modulo 16 bytes (byte accesses
+// where they are not 8-byte aligned), keys alone and pairs, past the pass's threshold (4 waves of
+// resident tiles: about 15.4 M int keys on an H100, 8.9 M pairs of int keys and 8-byte values).
+TEST_F(GpuMerge, ManyTilesIntoOutputsAtAnyAlignment) {
+    std::mt19937 rng(freshSeed());
+    const std::size_t na = (std::size_t{1} << 24) + 11, nb = (std::size_t{1} << 23) + 3, n = na + nb;
+    const std::vector<int> a = sortedKeys<int>(na, Keys::Sparse, rng), b = sortedKeys<int>(nb, Keys::ManyDuplicates, rng);
+    const long long b_tag = 1ll << 40;
+    std::vector<long long> a_values(na), b_values(nb);
+    for (std::size_t i = 0; i < na; ++i) a_values[i] = static_cast<long long>(i);
+    for (std::size_t j = 0; j < nb; ++j) b_values[j] = static_cast<long long>(j) + b_tag;
+    std::vector<std::pair<int, long long>> pa, pb, expected(n);
+    for (std::size_t i = 0; i < na; ++i) pa.emplace_back(a[i], a_values[i]);
+    for (std::size_t j = 0; j < nb; ++j) pb.emplace_back(b[j], b_values[j]);
+    std::merge(pa.begin(), pa.end(), pb.begin(), pb.end(), expected.begin(),
+               [](const std::pair<int, long long> &x, const std::pair<int, long long> &y) { return x.first < y.first; });
+    std::vector<int> expected_keys(n);
+    std::vector<long long> expected_values(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        expected_keys[i] = expected[i].first;
+        expected_values[i] = expected[i].second;
+    }
+    SC::DeviceBuffer<int> d_a = upload(a), d_b = upload(b);
+    SC::DeviceBuffer<long long> d_av = upload(a_values), d_bv = upload(b_values);
+    for (const std::size_t shift : {0, 1, 2, 3}) {
+        SCOPED_TRACE("output at +" + std::to_string(4 * shift) + " bytes");
+        SC::DeviceBuffer<int> d_keys = poisoned<int>(n + 4), d_pair_keys = poisoned<int>(n + 4);
+        SC::DeviceBuffer<long long> d_values = poisoned<long long>(n + 4);
+        SC::merge_keys(d_a.get(), na, d_b.get(), nb, d_keys.get() + shift, SC::Less{});
+        SC::merge_pairs(d_a.get(), d_av.get(), na, d_b.get(), d_bv.get(), nb, d_pair_keys.get() + shift,
+                        d_values.get() + shift, SC::Less{});
+        SC_CUDA_CHECK(cudaDeviceSynchronize());
+        ASSERT_TRUE(sameElements(download(d_keys.get() + shift, n), expected_keys, "merged keys"));
+        ASSERT_TRUE(sameElements(download(d_pair_keys.get() + shift, n), expected_keys, "merged pairs' keys"));
+        ASSERT_TRUE(sameElements(download(d_values.get() + shift, n), expected_values, "merged values (stability)"));
+        ASSERT_TRUE(stillPoisoned(d_keys.get(), shift * sizeof(int)) && stillPoisoned(d_keys.get() + shift + n, sizeof(int)));
+        ASSERT_TRUE(stillPoisoned(d_values.get(), shift * sizeof(long long)) &&
+                    stillPoisoned(d_values.get() + shift + n, sizeof(long long)));
+    }
+}
+
+// Past the corner pass's threshold (see ManyTilesIntoOutputsAtAnyAlignment): its three launches replay.
 TEST_F(GpuMerge, GraphReplayWithNewInputs) {
-    const std::size_t na = 300007, nb = 199999, n = na + nb;
+    const std::size_t na = 14000007, nb = 8999999, n = na + nb;
     DeviceArena arena;
     int *d_a = arena.make<int>(na), *d_b = arena.make<int>(nb), *d_av = arena.make<int>(na), *d_bv = arena.make<int>(nb);
     int *d_keys = arena.make<int>(n), *d_values = arena.make<int>(n), *d_keys_only = arena.make<int>(n);

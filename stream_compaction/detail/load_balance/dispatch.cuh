@@ -22,7 +22,8 @@ void launch_transform_lbs(const char *name, std::size_t n_items, const Offset *d
         throw std::invalid_argument(std::string(name) + ": " + std::to_string(n_items) +
                                     " items and no segment to hold them");
     if (n_items == 0) return;  // empty segments alone: nothing to call f on
-    const std::size_t tiles = (n_items + segments + kLbsTileSteps - 1) / kLbsTileSteps;
+    constexpr int kSteps = LbsTileStorage<typename SV::value_type, lbs_items_per_thread<typename SV::value_type>()>::kSteps;
+    const std::size_t tiles = (n_items + segments + kSteps - 1) / kSteps;
     launch(transform_lbs_kernel<Offset, SV, F>, name, blocks_for(tiles, kLbsTilesPerBlock), kLbsThreads, 0, stream, d_offsets,
            static_cast<long long>(segments), static_cast<long long>(n_items), segment_values, f);
 }

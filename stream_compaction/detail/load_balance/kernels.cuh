@@ -6,6 +6,7 @@
 // that consecutive threads handle consecutive items (coalesced accesses in f).
 #include <stream_compaction/detail/grid/array_access.cuh>
 #include <stream_compaction/detail/grid/merge_path.cuh>
+#include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cooperative_groups.h>
@@ -15,8 +16,6 @@
 
 namespace StreamCompaction {
 namespace detail {
-
-constexpr int kLbsTileSteps = kLbsThreads * kLbsItemsPerThread;
 
 // f called as f(index, segment, rank).
 struct NoSegmentValues {
@@ -33,23 +32,74 @@ struct SegmentValues {
 template <class SV>
 constexpr bool kHasSegmentValues = !std::is_same<SV, NoSegmentValues>::value;
 
+// Steps per thread of transform_lbs's tile, whose staging holds a segment value (or a byte) per
+// step: the wide values would not fit 48 KB of shared memory at the longer runs.
 template <class T>
+__host__ __device__ constexpr int lbs_items_per_thread() {
+    return sizeof(T) > 8 ? kLbsItemsPerThreadStaged : kLbsItemsPerThread;
+}
+
+template <class T, int Items>
 struct LbsTileStorage {
-    int row_ends[kLbsTileSteps + 1];  // the tile's segment ends relative to its first item, then one more
-    int row_of[kLbsTileSteps];        // each item's segment, relative to the tile's first
-    T values[kLbsTileSteps + 1];      // segment values (SegmentValues only)
-    long long corners[2];             // segment ends consumed before the tile's first and last steps
-    long long first_begin;            // where the tile's first segment begins (it may begin in an earlier tile)
+    static constexpr int kSteps = kLbsThreads * Items;
+    int row_ends[kSteps + 1];  // the tile's segment ends relative to its first item, then one more
+    int row_of[kSteps];        // each item's segment, relative to the tile's first; all 0 between tiles
+    T values[kSteps + 1];      // segment values (SegmentValues only)
+    int warp_rows[kLbsThreads / kWarpThreads];  // the last row each warp's items reach
+    long long corners[2];      // segment ends consumed before the tile's first and last steps
+    long long first_begin;     // where the tile's first segment begins (it may begin in an earlier tile)
 };
+
+// Sets row_of to 0, as lbs_tile expects it on its first tile. Run by the whole block, before a
+// __syncthreads.
+template <class T, int Items>
+__device__ __forceinline__ void clear_tile_rows(LbsTileStorage<T, Items> &tile) {
+    for (int i = threadIdx.x; i < LbsTileStorage<T, Items>::kSteps; i += kLbsThreads) tile.row_of[i] = 0;
+}
+
+// row_of[i] = the largest mark at or before item i, over the tile's first `items` items (Items
+// consecutive ones a thread, a warp scan, then the warps in order); the slots past them stay 0.
+// Run by the whole block; ends with a __syncthreads.
+template <class T, int Items>
+__device__ __forceinline__ void block_running_max_rows(LbsTileStorage<T, Items> &tile, int items) {
+    const int first = static_cast<int>(threadIdx.x) * Items;
+    const unsigned lane = threadIdx.x % kWarpThreads, warp = threadIdx.x / kWarpThreads;
+    int running[Items];
+    int latest = 0;
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+        latest = max(latest, tile.row_of[first + k]);
+        running[k] = latest;
+    }
+    int through_lane[1] = {latest};
+    warp_inclusive_scan(through_lane, Max{}, lane);
+    if (lane == kWarpThreads - 1) tile.warp_rows[warp] = through_lane[0];
+    int before = shfl_up(through_lane[0], 1);
+    if (lane == 0) before = 0;
+    __syncthreads();
+#pragma unroll
+    for (unsigned w = 0; w < kLbsThreads / kWarpThreads; ++w)
+        if (w < warp) before = max(before, tile.warp_rows[w]);
+#pragma unroll
+    for (int k = 0; k < Items; ++k)
+        if (first + k < items) tile.row_of[first + k] = max(before, running[k]);
+    __syncthreads();
+}
 
 // One tile of the path, from its corners in tile.corners: stages its segment ends (and values),
 // finds the segment of each of its items, and calls f on them in index order. Run by the whole
-// block.
-template <class Offset, class SV, class F, class T>
+// block; row_of is all 0 on entry and on exit.
+//
+// An item's segment is the last one with items in the tile that begins at or before it: each such
+// segment marks its first item with its row (segments without items mark nothing, so marks never
+// collide), and a running maximum over the items fills in the rest. Row 0, where the tile begins,
+// is the default. (A merge-path search per thread and a walk of its steps took 1.2x the time.)
+template <int Items, class Offset, class SV, class F, class T>
 __device__ __forceinline__ void lbs_tile(const Offset *offsets, long long segments, long long diagonal_start,
-                                         long long path_length, SV &segment_values, F &f, LbsTileStorage<T> &tile) {
-    const long long diagonal_end =
-        diagonal_start + kLbsTileSteps < path_length ? diagonal_start + kLbsTileSteps : path_length;
+                                         long long path_length, SV &segment_values, F &f,
+                                         LbsTileStorage<T, Items> &tile) {
+    constexpr int kSteps = LbsTileStorage<T, Items>::kSteps;
+    const long long diagonal_end = diagonal_start + kSteps < path_length ? diagonal_start + kSteps : path_length;
     // The tile: tile_rows segment ends and tile_items items from (row_start, item_start). Rows
     // row_start .. row_start + tile_rows are the segments its items can belong to. The clamps
     // hold for valid offsets anyway; they keep invalid ones inside the arrays.
@@ -59,46 +109,30 @@ __device__ __forceinline__ void lbs_tile(const Offset *offsets, long long segmen
     const long long corner_rows = tile.corners[1] - row_start;
     const int tile_rows = corner_rows < 0 ? 0 : corner_rows > tile_length ? tile_length : static_cast<int>(corner_rows);
     const int tile_items = tile_length - tile_rows;
-    for (int j = threadIdx.x; j <= tile_rows; j += blockDim.x) {
+    const auto relative = [&](long long offset) {
+        const long long r = offset - item_start;
+        return r < 0 ? 0 : r > tile_items ? tile_items : static_cast<int>(r);
+    };
+    for (int j = threadIdx.x; j <= tile_rows; j += kLbsThreads) {
         const long long segment = row_start + j;
-        int end = tile_items;  // past the last segment: the tile's end
+        int begin = tile_items, end = tile_items;  // past the last segment: no items, no mark
         if (segment < segments) {
-            const long long relative = static_cast<long long>(offsets[segment + 1]) - item_start;
-            end = relative < 0 ? 0 : relative > tile_items ? tile_items : static_cast<int>(relative);
+            begin = relative(static_cast<long long>(offsets[segment]));
+            end = relative(static_cast<long long>(offsets[segment + 1]));
             if constexpr (kHasSegmentValues<SV>) tile.values[j] = segment_values.load(segment);
         }
         tile.row_ends[j] = end;
+        if (j > 0 && begin < end) tile.row_of[begin] = j;
     }
     if (threadIdx.x == 0)
         tile.first_begin = row_start < segments ? static_cast<long long>(offsets[row_start]) : item_start;
     __syncthreads();
-
-    // Each thread walks its kLbsItemsPerThread steps of the path: an item goes to the current
-    // segment while it has items left, else the segment ends.
-    const int thread_diagonal =
-        static_cast<int>(threadIdx.x) * kLbsItemsPerThread < tile_length ? static_cast<int>(threadIdx.x) * kLbsItemsPerThread : tile_length;
-    int row, item;
-    tile_merge_path_search(thread_diagonal, tile.row_ends, tile_rows, tile_items, row, item);
-    // The current segment's end stays in a register, read again only when the walk leaves it.
-    const auto end_of = [&](int r) { return r < tile_rows ? tile.row_ends[r] : tile_items; };
-    int end = end_of(row);
-    const int steps = tile_length - thread_diagonal;
-#pragma unroll
-    for (int step = 0; step < kLbsItemsPerThread; ++step) {
-        if (step < steps) {
-            if (item < end) {  // end <= tile_items, whatever the offsets
-                tile.row_of[item] = row;
-                ++item;
-            } else {
-                end = end_of(++row);
-            }
-        }
-    }
-    __syncthreads();
+    block_running_max_rows(tile, tile_items);
 
     // The items in index order, a block-wide stride apart.
-    for (int j = threadIdx.x; j < tile_items; j += blockDim.x) {
+    for (int j = threadIdx.x; j < tile_items; j += kLbsThreads) {
         const int r = tile.row_of[j];
+        tile.row_of[j] = 0;
         const long long index = item_start + j;
         const long long begin = r == 0 ? tile.first_begin : item_start + tile.row_ends[r - 1];
         if constexpr (kHasSegmentValues<SV>)
@@ -108,28 +142,28 @@ __device__ __forceinline__ void lbs_tile(const Offset *offsets, long long segmen
     }
 }
 
-
 // The block's tiles: kLbsTilesPerBlock consecutive ones from first_tile (fewer at the end).
 struct LbsBlockTiles {
     long long first_tile;
     int count;
 };
 
-// Every corner of the block's tiles at once, a warp each (32-way searches of the offsets in global
-// memory), into corners[0..count]: the searches' dependent loads are the latency of a tile, paid
-// here once for kLbsTilesPerBlock tiles and by all warps in parallel, instead of by two warps per
-// tile. Run by the whole block; the corners are ready after a __syncthreads().
+// Every corner of the block's tiles (of `steps` steps each) at once, a warp each (32-way searches
+// of the offsets in global memory), into corners[0..count]: the searches' dependent loads are the
+// latency of a tile, paid here once for kLbsTilesPerBlock tiles and by all warps in parallel,
+// instead of by two warps per tile. Run by the whole block; the corners are ready after a
+// __syncthreads().
 template <class Offset>
-__device__ LbsBlockTiles lbs_block_corners(const Offset *offsets, long long segments, long long n,
+__device__ LbsBlockTiles lbs_block_corners(const Offset *offsets, long long segments, long long n, int steps,
                                            long long (&corners)[kLbsTilesPerBlock + 1]) {
     const long long path_length = segments + n;
-    const long long tiles = (path_length + kLbsTileSteps - 1) / kLbsTileSteps;
+    const long long tiles = (path_length + steps - 1) / steps;
     const long long first_tile = static_cast<long long>(blockIdx.x) * kLbsTilesPerBlock;
     const int count = static_cast<int>(tiles - first_tile < kLbsTilesPerBlock ? tiles - first_tile : kLbsTilesPerBlock);
     const int warp = static_cast<int>(threadIdx.x / kWarpThreads), warps = static_cast<int>(blockDim.x / kWarpThreads);
     const unsigned lane = threadIdx.x % kWarpThreads;
     for (int c = warp; c <= count; c += warps) {
-        const long long diagonal = (first_tile + c) * kLbsTileSteps;
+        const long long diagonal = (first_tile + c) * steps;
         const long long found =
             warp_merge_path_search(diagonal < path_length ? diagonal : path_length, offsets, segments, n, lane);
         if (lane == 0) corners[c] = found;
@@ -141,15 +175,18 @@ template <class Offset, class SV, class F>
 __global__ void __launch_bounds__(kLbsThreads) transform_lbs_kernel(const Offset *offsets, long long segments,
                                                                     long long n, SV segment_values, F f) {
     using T = typename SV::value_type;
-    __shared__ LbsTileStorage<T> tile;
+    constexpr int kItems = lbs_items_per_thread<T>();
+    using Storage = LbsTileStorage<T, kItems>;
+    __shared__ Storage tile;
     __shared__ long long block_corners[kLbsTilesPerBlock + 1];
     const long long path_length = segments + n;
-    const auto [first_tile, block_tiles] = lbs_block_corners(offsets, segments, n, block_corners);
+    const auto [first_tile, block_tiles] = lbs_block_corners(offsets, segments, n, Storage::kSteps, block_corners);
+    clear_tile_rows(tile);
     __syncthreads();
     for (int t = 0; t < block_tiles; ++t) {
         if (threadIdx.x < 2) tile.corners[threadIdx.x] = block_corners[t + threadIdx.x];
         __syncthreads();
-        lbs_tile(offsets, segments, (first_tile + t) * kLbsTileSteps, path_length, segment_values, f, tile);
+        lbs_tile(offsets, segments, (first_tile + t) * Storage::kSteps, path_length, segment_values, f, tile);
         __syncthreads();  // the next tile overwrites the staging
     }
 }

@@ -64,9 +64,14 @@ __device__ MaybeValue<V> reduce_range(const V *values, int begin, int end, Op op
     return total;
 }
 
+// The tile: it stages an item value per step besides the search's own staging.
+constexpr int kLbsReduceItemsPerThread = kLbsItemsPerThreadStaged;
+using LbsReduceTileStorage = LbsTileStorage<char, kLbsReduceItemsPerThread>;
+constexpr int kLbsReduceTileSteps = LbsReduceTileStorage::kSteps;
+
 template <class V>
 struct LbsReduceStorage {
-    V values[kLbsTileSteps];    // the tile's item values, in index order
+    V values[kLbsReduceTileSteps];  // the tile's item values, in index order
     MaybeValue<V> carry;        // the open segment's partial so far in this block
     MaybeValue<V> next_carry;   // the tile's open row, until the carry may be replaced
     bool carry_began_before;    // the open segment began before the block (its total is not the block's to write)
@@ -78,17 +83,18 @@ template <class V, class Offset, class F, class Op>
 __global__ void __launch_bounds__(kLbsThreads)
     transform_segmented_reduce_kernel(const Offset *offsets, long long segments, long long n, F f, Op op, V identity,
                                       V *out, long long *record_segments, MaybeValue<V> *records) {
-    __shared__ LbsTileStorage<char> tile;
+    __shared__ LbsReduceTileStorage tile;
     __shared__ LbsReduceStorage<V> reduce;
     __shared__ long long block_corners[kLbsTilesPerBlock + 1];
     const long long path_length = segments + n;
-    const auto [first_tile, block_tiles] = lbs_block_corners(offsets, segments, n, block_corners);
+    const auto [first_tile, block_tiles] = lbs_block_corners(offsets, segments, n, kLbsReduceTileSteps, block_corners);
+    clear_tile_rows(tile);
     const MaybeOp<Op> maybe_op{op};
     const unsigned lane = threadIdx.x % kWarpThreads;
     const int warp = static_cast<int>(threadIdx.x / kWarpThreads), warps = static_cast<int>(blockDim.x / kWarpThreads);
     __syncthreads();
     for (int t = 0; t < block_tiles; ++t) {
-        const long long diagonal_start = (first_tile + t) * kLbsTileSteps;
+        const long long diagonal_start = (first_tile + t) * kLbsReduceTileSteps;
         const long long row_start = block_corners[t], item_start = diagonal_start - row_start;
         if (threadIdx.x < 2) tile.corners[threadIdx.x] = block_corners[t + threadIdx.x];
         __syncthreads();
@@ -103,7 +109,7 @@ __global__ void __launch_bounds__(kLbsThreads)
         __syncthreads();
         // As lbs_tile: rows 0 .. tile_rows - 1 end in the tile, row tile_rows is still open.
         const long long diagonal_end =
-            diagonal_start + kLbsTileSteps < path_length ? diagonal_start + kLbsTileSteps : path_length;
+            diagonal_start + kLbsReduceTileSteps < path_length ? diagonal_start + kLbsReduceTileSteps : path_length;
         const int tile_length = static_cast<int>(diagonal_end - diagonal_start);
         const long long corner_rows = block_corners[t + 1] - row_start;
         const int tile_rows = corner_rows < 0 ? 0 : corner_rows > tile_length ? tile_length : static_cast<int>(corner_rows);

@@ -38,6 +38,14 @@ constexpr int merge_tile_items() {
     return merge_threads<Pairs>() * merge_items_per_thread<K, Pairs>();
 }
 
+// Whether a merge of `tiles` tiles runs the corner pass first: above kMergeCornerPassWaves waves of
+// resident tiles (tuning/policies.h).
+template <class Kernel>
+bool merge_runs_corner_pass(Kernel kernel, const char *name, std::size_t tiles, int threads, std::size_t staging) {
+    return tiles > kMergeCornerPassWaves * static_cast<std::size_t>(resident_grid(
+                                               reinterpret_cast<const void *>(kernel), name, threads, staging));
+}
+
 template <class K, class V, bool HasValues, class Less>
 void launch_merge(const char *name, const K *a_keys, const V *a_values, std::size_t na, const K *b_keys,
                   const V *b_values, std::size_t nb, K *out_keys, V *out_values, Less less, cudaStream_t stream) {
@@ -46,18 +54,30 @@ void launch_merge(const char *name, const K *a_keys, const V *a_values, std::siz
     constexpr int kThreads = merge_threads<HasValues>();
     constexpr int kItems = merge_items_per_thread<K, HasValues>();
     constexpr int kTileItems = merge_tile_items<K, HasValues>();
-    const std::size_t staging = HasValues ? staging_bytes<K, int>(kTileItems) : sizeof(K) * kTileItems;
-    launch(merge_kernel<kThreads, kItems, HasValues, K, V, Less>, name, blocks_for(na + nb, kTileItems), kThreads,
-           staging, stream, a_keys, a_values, static_cast<long long>(na), b_keys, b_values,
-           static_cast<long long>(nb), out_keys, out_values, less);
+    static_assert(kTileItems * sizeof(K) >= 16, "a full tile's output holds its two corners");
+    const std::size_t staging = merge_staging_bytes<K, V, HasValues>(kTileItems);
+    const std::size_t tiles = blocks_for(na + nb, kTileItems);
+    const auto planned = merge_planned_kernel<kThreads, kItems, HasValues, K, V, Less>;
+    if (!merge_runs_corner_pass(planned, name, tiles, kThreads, staging)) {
+        launch(merge_kernel<kThreads, kItems, HasValues, K, V, Less>, name, static_cast<unsigned>(tiles), kThreads,
+               staging, stream, a_keys, a_values, static_cast<long long>(na), b_keys, b_values,
+               static_cast<long long>(nb), out_keys, out_values, less);
+        return;
+    }
+    // A thread per boundary, and a block more for the last tile.
+    launch(merge_corner_pass_kernel<kThreads, kItems, HasValues, K, V, Less>, "merge_corner_pass_kernel",
+           blocks_for(tiles, kThreads) + 1, kThreads, staging, stream, a_keys, a_values, static_cast<long long>(na),
+           b_keys, b_values, static_cast<long long>(nb), out_keys, out_values, less, static_cast<long long>(tiles));
+    launch(planned, name, static_cast<unsigned>(tiles - 1), kThreads, staging, stream, a_keys, a_values,
+           static_cast<long long>(na), b_keys, b_values, static_cast<long long>(nb), out_keys, out_values, less);
 }
 
 template <Bound Ties, class K, class Index, class Less>
 void launch_sorted_search(const char *name, const K *needles, std::size_t n_needles, const K *haystack,
                           std::size_t n_haystack, Index *out, Less less, cudaStream_t stream) {
     static_assert(alignof(K) <= 16, "keys aligned to at most 16 bytes");
-    constexpr int kItems = merge_items_per_thread<K>();
-    constexpr int kTileItems = merge_tile_items<K>();
+    constexpr int kItems = sorted_search_items_per_thread<K>();
+    constexpr int kTileItems = kMergeThreads * kItems;
     launch(sorted_search_kernel<kItems, Ties, K, Index, Less>, name, blocks_for(n_needles + n_haystack, kTileItems),
            kMergeThreads, staging_bytes<K, Index>(kTileItems), stream, needles, static_cast<long long>(n_needles),
            haystack, static_cast<long long>(n_haystack), out, less);

@@ -1,14 +1,16 @@
 #pragma once
 // The merge family's kernels. Merge and sorted search share one tile: block b takes diagonals
 // [b * T, (b + 1) * T) of the merge path of its two inputs (T = threads * items per thread),
-// finds where they cross the path with two warp-wide searches in global memory, stages the ranges
-// of a and b between them in shared memory (coalesced loads), and each thread merges `Items`
-// consecutive steps serially from its own crossing, searched in shared memory. Every tile has the
-// same number of steps, however the keys interleave. No temporary storage, one launch.
+// finds where they cross the path (two warp-wide searches in global memory, or for a merge of many
+// tiles a corner pass before it), stages the ranges of a and b between them in shared memory
+// (coalesced loads), and each thread merges `Items` consecutive steps serially from its own
+// crossing, searched in shared memory. Every tile has the same number of steps, however the keys
+// interleave. No temporary storage.
 #include <stream_compaction/detail/merge/merge_path.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace StreamCompaction {
 namespace detail {
@@ -35,27 +37,36 @@ struct MergeTile {
     int a_count, count;
 };
 
-// This block's tile. Run by the whole block; ends with a __syncthreads. The end corner is clamped
-// so that both ranges lie inside their arrays: for sorted inputs the clamp never acts; for
-// unsorted ones (a broken contract) the output is unspecified but nothing is read or written out
-// of bounds.
-template <Bound Ties, int TileItems, class K, class Less>
-__device__ __forceinline__ MergeTile find_tile(const K *a, long long na, const K *b, long long nb, Less less,
-                                               long long *corners) {
-    const long long start = static_cast<long long>(blockIdx.x) * TileItems;
-    const long long end = start + TileItems < na + nb ? start + TileItems : na + nb;
-    block_merge_corners<Ties>(start, end, a, na, b, nb, less, corners);
-    __syncthreads();
+// The tile of output positions [start, end) from its corners (the items of a consumed before
+// them), clamped so that both ranges lie inside their arrays: for sorted inputs the clamps never
+// act; for unsorted ones (a broken contract) the output is unspecified but nothing is read or
+// written out of bounds.
+__device__ __forceinline__ MergeTile clamped_tile(long long start, long long end, long long a_first, long long a_last,
+                                                  long long na, long long nb) {
     MergeTile tile;
     tile.start = start;
     tile.count = static_cast<int>(end - start);
-    tile.a_start = corners[0];  // in [max(0, start - nb), min(start, na)] by the search's bounds
+    const long long first_low = start - nb > 0 ? start - nb : 0;
+    const long long first_high = start < na ? start : na;
+    tile.a_start = a_first < first_low ? first_low : a_first > first_high ? first_high : a_first;
     tile.b_start = start - tile.a_start;
     const long long low = tile.a_start > end - nb ? tile.a_start : end - nb;
     const long long high = na < tile.a_start + tile.count ? na : tile.a_start + tile.count;
-    const long long a_end = corners[1] < low ? low : corners[1] > high ? high : corners[1];
+    const long long a_end = a_last < low ? low : a_last > high ? high : a_last;
     tile.a_count = static_cast<int>(a_end - tile.a_start);
     return tile;
+}
+
+// Tile `index`, its corners searched by two warps. Run by the whole block; ends with a
+// __syncthreads.
+template <Bound Ties, int TileItems, class K, class Less>
+__device__ __forceinline__ MergeTile find_tile(long long index, const K *a, long long na, const K *b, long long nb,
+                                               Less less, long long *corners) {
+    const long long start = index * TileItems;
+    const long long end = start + TileItems < na + nb ? start + TileItems : na + nb;
+    block_merge_corners<Ties>(start, end, a, na, b, nb, less, corners);
+    __syncthreads();
+    return clamped_tile(start, end, corners[0], corners[1], na, nb);
 }
 
 // Stages the tile's keys: a's range at staged[0, a_count), b's after it. All of a thread's loads
@@ -84,7 +95,7 @@ __device__ __forceinline__ void thread_merge(const K *staged, int a_count, int c
     const int diagonal = static_cast<int>(threadIdx.x) * Items < count ? static_cast<int>(threadIdx.x) * Items : count;
     const K *b = staged + a_count;
     const int b_count = count - a_count;
-    int a_index = tile_merge_path<Ties>(staged, a_count, b, b_count, diagonal, less);
+    int a_index = merge_path_crossing<Ties>(staged, a_count, b, b_count, diagonal, less);
     int b_index = diagonal - a_index;
     const int steps = count - diagonal;
 #pragma unroll
@@ -103,52 +114,209 @@ __device__ __forceinline__ void thread_merge(const K *staged, int a_count, int c
     }
 }
 
-// Stable merge (ties: a first) of a[0, na) and b[0, nb) into out_keys, and with HasValues the
-// values beside them into out_values: each tile's merged keys go back to shared memory in output
-// order with where each came from, then out in coalesced rows, each value gathered from a or b by
-// that record (runs of consecutive addresses, so the gathers coalesce too).
+// ---- merge ----
+
+// A merge tile's staging: its keys (a's range, then b's) and one slot of padding, then with values
+// theirs in the same order.
+template <class K, class V, bool HasValues>
+__host__ __device__ constexpr std::size_t merge_staging_bytes(int tile_items) {
+    return HasValues ? staging_second_offset<K, V>(tile_items + 1) + static_cast<std::size_t>(tile_items) * sizeof(V)
+                     : static_cast<std::size_t>(tile_items + 1) * sizeof(K);
+}
+
+// Between the corner pass and the merge, a full tile's corners (the items of a consumed before its
+// first and before its last step) are kept in the first 16 bytes of its own output keys: only the
+// tile itself overwrites them, after a block barrier that follows its read. Byte accesses where
+// the output is not 8-byte aligned (a tile's output starts at a multiple of 16 bytes from it).
+__device__ __forceinline__ void store_corner(unsigned char *slot, long long value, bool aligned8) {
+    if (aligned8) {
+        *reinterpret_cast<long long *>(slot) = value;
+        return;
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) slot[i] = static_cast<unsigned char>(static_cast<unsigned long long>(value) >> (8 * i));
+}
+__device__ __forceinline__ long long load_corner(const unsigned char *slot, bool aligned8) {
+    if (aligned8) return *reinterpret_cast<const long long *>(slot);
+    unsigned long long value = 0;
+#pragma unroll
+    for (int i = 0; i < 8; ++i) value |= static_cast<unsigned long long>(slot[i]) << (8 * i);
+    return static_cast<long long>(value);
+}
+
+// Full tile `index`, from the corners the corner pass kept in its output.
+template <int TileItems, class K>
+__device__ __forceinline__ MergeTile planned_tile(long long index, long long na, long long nb, const K *out_keys) {
+    const long long start = index * TileItems;
+    const unsigned char *slot = reinterpret_cast<const unsigned char *>(out_keys + start);
+    const bool aligned8 = reinterpret_cast<std::uintptr_t>(out_keys) % 8 == 0;
+    return clamped_tile(start, start + TileItems, load_corner(slot, aligned8), load_corner(slot + 8, aligned8), na, nb);
+}
+
+// Stages the tile's keys (and values) in index order, a's range first: all of a thread's loads are
+// issued before its first store, so that they are in flight together.
+template <int Threads, int Items, bool HasValues, class K, class V>
+__device__ __forceinline__ void stage_merge_tile(const MergeTile &tile, const K *a_keys, const V *a_values,
+                                                 const K *b_keys, const V *b_values, K *keys, V *values) {
+    const bool full = tile.count == Threads * Items;
+    // Item i of the tile is a's (tile.a_start + i) or b's (tile.b_start + i - a_count): one load
+    // from a chosen address, not two predicated ones.
+    const K *a = a_keys + tile.a_start;
+    const K *b = b_keys + tile.b_start - tile.a_count;
+    const V *av = nullptr, *bv = nullptr;
+    if constexpr (HasValues) {
+        av = a_values + tile.a_start;
+        bv = b_values + tile.b_start - tile.a_count;
+    }
+    K loaded[Items];
+    V loaded_values[Items];
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+        const int i = static_cast<int>(threadIdx.x) + k * Threads;
+        if (full || i < tile.count) {
+            const bool from_a = i < tile.a_count;
+            loaded[k] = *((from_a ? a : b) + i);
+            if constexpr (HasValues) loaded_values[k] = *((from_a ? av : bv) + i);
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+        const int i = static_cast<int>(threadIdx.x) + k * Threads;
+        if (full || i < tile.count) {
+            keys[i] = loaded[k];
+            if constexpr (HasValues) values[i] = loaded_values[k];
+        }
+    }
+}
+
+// This thread's steps [threadIdx.x * Items, + Items) of the staged tile's path (those inside the
+// tile: `steps`), stable (a's key first of equivalent ones): merged[k] is the key step k took and
+// source[k] its slot in the staging. The two candidate keys stay in registers, so that each step
+// reads one key, the successor of the one it took. keys[count] is padding: read, never used.
+template <int Items, class K, class Less>
+__device__ __forceinline__ int serial_merge(const K *keys, int a_count, int count, bool full, Less less,
+                                            K (&merged)[Items], int (&source)[Items]) {
+    const int diagonal = static_cast<int>(threadIdx.x) * Items < count ? static_cast<int>(threadIdx.x) * Items : count;
+    int a_pos = merge_path_crossing<Bound::Lower>(keys, a_count, keys + a_count, count - a_count, diagonal, less);
+    int b_pos = a_count + diagonal - a_pos;
+    K a_key = keys[a_pos], b_key = keys[b_pos];
+    const int steps = count - diagonal;
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+        if (full || k < steps) {
+            const bool take_b = b_pos < count && (a_pos >= a_count || less(b_key, a_key));
+            merged[k] = take_b ? b_key : a_key;
+            source[k] = take_b ? b_pos : a_pos;
+            a_pos += take_b ? 0 : 1;
+            b_pos += take_b ? 1 : 0;
+            const K next = keys[take_b ? b_pos : a_pos];
+            if (take_b) b_key = next;
+            else a_key = next;
+        }
+    }
+    return steps;
+}
+
+// Each warp's runs are the slots [warp * 32 * Items, + 32 * Items) of the tile: the warp writes its
+// items there (its `steps` first ones each) and stores them in rows of 32 consecutive ones
+// (coalesced), with no block barrier. The staging must be free (after a block barrier).
+template <int Items, class T>
+__device__ __forceinline__ void store_warp_runs(T *staged, const T (&run)[Items], int steps, int count, bool full,
+                                                T *out) {
+    const int first = static_cast<int>(threadIdx.x) * Items;
+#pragma unroll
+    for (int k = 0; k < Items; ++k)
+        if (full || k < steps) staged[first + k] = run[k];
+    __syncwarp();
+    const int warp_first = static_cast<int>(threadIdx.x / kWarpThreads) * kWarpThreads * Items;
+    const int lane = static_cast<int>(threadIdx.x % kWarpThreads);
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+        const int i = warp_first + lane + k * kWarpThreads;
+        if (full || i < count) out[i] = staged[i];
+    }
+}
+
+// The merge of one tile (ties: a first) into out_keys, and with HasValues the values beside them
+// into out_values: its keys and values are staged together; each thread merges its run of keys
+// serially; each warp then stores its runs' keys and the values they carried (two block barriers a
+// tile). Run by the whole block; `staging` holds merge_staging_bytes.
+template <int Threads, int Items, bool HasValues, class K, class V, class Less>
+__device__ __forceinline__ void merge_tile(const MergeTile &tile, const K *a_keys, const V *a_values, const K *b_keys,
+                                           const V *b_values, K *out_keys, V *out_values, Less less,
+                                           unsigned char *staging) {
+    K *keys = reinterpret_cast<K *>(staging);
+    V *values = reinterpret_cast<V *>(staging + staging_second_offset<K, V>(Threads * Items + 1));
+    stage_merge_tile<Threads, Items, HasValues>(tile, a_keys, a_values, b_keys, b_values, keys, values);
+    __syncthreads();  // also orders every read of the tile's planned corners before the stores over them
+    // A full tile's runs all lie inside it: `full` lets the compiler drop every bounds test there.
+    const bool full = tile.count == Threads * Items;
+    K merged[Items];
+    int source[Items];
+    const int steps = serial_merge<Items>(keys, tile.a_count, tile.count, full, less, merged, source);
+    V merged_values[Items];
+    if constexpr (HasValues) {
+#pragma unroll
+        for (int k = 0; k < Items; ++k)
+            if (full || k < steps) merged_values[k] = values[source[k]];
+    }
+    __syncthreads();  // every thread is done reading the staging
+    store_warp_runs<Items>(keys, merged, steps, tile.count, full, out_keys + tile.start);
+    if constexpr (HasValues)
+        store_warp_runs<Items>(values, merged_values, steps, tile.count, full, out_values + tile.start);
+}
+
+// Stable merge of a[0, na) and b[0, nb): block b merges tile b, its corners searched by two warps.
+// For inputs of a few waves of tiles (below, many tiles take a corner pass first).
 template <int Threads, int Items, bool HasValues, class K, class V, class Less>
 __global__ void __launch_bounds__(Threads)
     merge_kernel(const K *a_keys, const V *a_values, long long na, const K *b_keys, const V *b_values, long long nb,
                  K *out_keys, V *out_values, Less less) {
-    constexpr int kTileItems = Threads * Items;
     __shared__ long long corners[2];
     extern __shared__ __align__(16) unsigned char merge_staging[];
-    K *staged = reinterpret_cast<K *>(merge_staging);
-    int *sources = reinterpret_cast<int *>(merge_staging + staging_second_offset<K, int>(kTileItems));
+    const MergeTile tile =
+        find_tile<Bound::Lower, Threads * Items>(blockIdx.x, a_keys, na, b_keys, nb, less, corners);
+    merge_tile<Threads, Items, HasValues>(tile, a_keys, a_values, b_keys, b_values, out_keys, out_values, less,
+                                          merge_staging);
+}
 
-    const MergeTile tile = find_tile<Bound::Lower, kTileItems>(a_keys, na, b_keys, nb, less, corners);
-    stage_tile<Threads, Items>(tile, a_keys, b_keys, staged);
-    __syncthreads();
-    K merged[Items];
-    int source[Items];  // position in the staged tile
-    thread_merge<Bound::Lower, Items>(staged, tile.a_count, tile.count, less,
-                                      [&](int k, bool from_a, int a_index, int b_index, const K &key) {
-                                          merged[k] = key;
-                                          source[k] = from_a ? a_index : tile.a_count + b_index;
-                                      });
-    __syncthreads();  // every thread is done reading the staged keys
-    const int first = static_cast<int>(threadIdx.x) * Items;
-#pragma unroll
-    for (int k = 0; k < Items; ++k) {
-        if (first + k < tile.count) {
-            staged[first + k] = merged[k];
-            if constexpr (HasValues) sources[first + k] = source[k];
-        }
+// The corner pass of a merge of `tiles` tiles: boundary k (diagonal k * T) searched by thread k,
+// kept as tile k's first corner and tile k - 1's last, for the tiles before the last; the grid's
+// last block merges the last tile (which may be too short for the slots), its corners searched
+// there, so that merge_planned_kernel takes only full tiles with corners ready, and no searches'
+// registers (31 for int keys, against 48 with them).
+template <int Threads, int Items, bool HasValues, class K, class V, class Less>
+__global__ void __launch_bounds__(Threads)
+    merge_corner_pass_kernel(const K *a_keys, const V *a_values, long long na, const K *b_keys, const V *b_values,
+                             long long nb, K *out_keys, V *out_values, Less less, long long tiles) {
+    constexpr int kTileItems = Threads * Items;
+    if (blockIdx.x + 1 == gridDim.x) {
+        __shared__ long long corners[2];
+        extern __shared__ __align__(16) unsigned char merge_staging[];
+        const MergeTile tile = find_tile<Bound::Lower, kTileItems>(tiles - 1, a_keys, na, b_keys, nb, less, corners);
+        merge_tile<Threads, Items, HasValues>(tile, a_keys, a_values, b_keys, b_values, out_keys, out_values, less,
+                                              merge_staging);
+        return;
     }
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < Items; ++k) {
-        const int i = static_cast<int>(threadIdx.x) + k * Threads;
-        if (i < tile.count) {
-            out_keys[tile.start + i] = staged[i];
-            if constexpr (HasValues) {
-                const int s = sources[i];
-                out_values[tile.start + i] =
-                    s < tile.a_count ? a_values[tile.a_start + s] : b_values[tile.b_start + (s - tile.a_count)];
-            }
-        }
-    }
+    const long long boundary = static_cast<long long>(blockIdx.x) * Threads + threadIdx.x;
+    if (boundary >= tiles) return;
+    const long long crossing = merge_path_crossing<Bound::Lower>(a_keys, na, b_keys, nb, boundary * kTileItems, less);
+    constexpr std::size_t kTileBytes = static_cast<std::size_t>(kTileItems) * sizeof(K);
+    unsigned char *out = reinterpret_cast<unsigned char *>(out_keys);
+    const bool aligned8 = reinterpret_cast<std::uintptr_t>(out) % 8 == 0;
+    if (boundary < tiles - 1) store_corner(out + boundary * kTileBytes, crossing, aligned8);
+    if (boundary > 0) store_corner(out + (boundary - 1) * kTileBytes + 8, crossing, aligned8);
+}
+
+// The full tiles of a merge after its corner pass: block b merges tile b.
+template <int Threads, int Items, bool HasValues, class K, class V, class Less>
+__global__ void __launch_bounds__(Threads)
+    merge_planned_kernel(const K *a_keys, const V *a_values, long long na, const K *b_keys, const V *b_values,
+                         long long nb, K *out_keys, V *out_values, Less less) {
+    extern __shared__ __align__(16) unsigned char merge_staging[];
+    const MergeTile tile = planned_tile<Threads * Items>(blockIdx.x, na, nb, out_keys);
+    merge_tile<Threads, Items, HasValues>(tile, a_keys, a_values, b_keys, b_values, out_keys, out_values, less,
+                                          merge_staging);
 }
 
 // out[i] = the bound of needles[i] in haystack[0, n_haystack) (Ties: Lower, the haystack's items
@@ -165,7 +333,7 @@ __global__ void __launch_bounds__(kMergeThreads)
     K *staged = reinterpret_cast<K *>(search_staging);
     Index *bounds = reinterpret_cast<Index *>(search_staging + staging_second_offset<K, Index>(kTileItems));
 
-    const MergeTile tile = find_tile<Ties, kTileItems>(needles, n_needles, haystack, n_haystack, less, corners);
+    const MergeTile tile = find_tile<Ties, kTileItems>(blockIdx.x, needles, n_needles, haystack, n_haystack, less, corners);
     stage_tile<kMergeThreads, Items>(tile, needles, haystack, staged);
     __syncthreads();
     // Each of the tile's needles is taken by exactly one step of one thread.

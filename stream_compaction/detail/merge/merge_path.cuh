@@ -24,16 +24,19 @@ __device__ __forceinline__ bool a_goes_first(const K &x, const K &y, Less less) 
     else return less(x, y);
 }
 
-// Where `diagonal` crosses the path of a tile staged in shared memory: the items of a consumed
-// (a_count items at a, b_count at b, diagonal <= a_count + b_count). Stays inside both arrays
+// Where `diagonal` crosses the path (the items of a consumed; a_count items at a, b_count at b,
+// diagonal <= a_count + b_count), by a binary search: of a tile staged in shared memory (int
+// indices), or in global memory by one thread (the merge's corner pass: a warp's 32-way search
+// below takes a fifth of the rounds but pulls 64 sectors a round, which for the thousands of
+// corners of a large merge is more DRAM traffic than the rounds save). Stays inside both arrays
 // whatever the keys, sorted or not.
-template <Bound Ties, class K, class Less>
-__device__ __forceinline__ int tile_merge_path(const K *a, int a_count, const K *b, int b_count, int diagonal,
-                                               Less less) {
-    int low = diagonal > b_count ? diagonal - b_count : 0;
-    int high = diagonal < a_count ? diagonal : a_count;
+template <Bound Ties, class Index, class K, class Less>
+__device__ __forceinline__ Index merge_path_crossing(const K *a, Index a_count, const K *b, Index b_count,
+                                                     Index diagonal, Less less) {
+    Index low = diagonal > b_count ? diagonal - b_count : 0;
+    Index high = diagonal < a_count ? diagonal : a_count;
     while (low < high) {
-        const int pivot = (low + high) >> 1;
+        const Index pivot = (low + high) >> 1;
         if (a_goes_first<Ties>(a[pivot], b[diagonal - 1 - pivot], less)) low = pivot + 1;
         else high = pivot;
     }
