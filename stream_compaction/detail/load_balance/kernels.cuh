@@ -43,29 +43,30 @@ template <class T, int Items>
 struct LbsTileStorage {
     static constexpr int kSteps = kLbsThreads * Items;
     int row_ends[kSteps + 1];  // the tile's segment ends relative to its first item, then one more
-    int row_of[kSteps];        // each item's segment, relative to the tile's first; all 0 between tiles
+    int row_of[kSteps];        // each item's segment, relative to the tile's first (and the marks: lbs_tile)
     T values[kSteps + 1];      // segment values (SegmentValues only)
     int warp_rows[kLbsThreads / kWarpThreads];  // the last row each warp's items reach
     long long corners[2];      // segment ends consumed before the tile's first and last steps
     long long first_begin;     // where the tile's first segment begins (it may begin in an earlier tile)
 };
 
-// Sets row_of to 0, as lbs_tile expects it on its first tile. Run by the whole block, before a
+// Sets row_of to 0, below every tile's marks (lbs_tile). Run by the whole block, before a
 // __syncthreads.
 template <class T, int Items>
 __device__ __forceinline__ void clear_tile_rows(LbsTileStorage<T, Items> &tile) {
     for (int i = threadIdx.x; i < LbsTileStorage<T, Items>::kSteps; i += kLbsThreads) tile.row_of[i] = 0;
 }
 
-// row_of[i] = the largest mark at or before item i, over the tile's first `items` items (Items
-// consecutive ones a thread, a warp scan, then the warps in order); the slots past them stay 0.
-// Run by the whole block; ends with a __syncthreads.
+// row_of[i] = the largest mark at or before item i, less `epoch` (0 where there is none), over the
+// tile's first `items` items (Items consecutive ones a thread, a warp scan, then the warps in
+// order); marks are epoch + row, and whatever else row_of holds is below epoch. Run by the whole
+// block; ends with a __syncthreads.
 template <class T, int Items>
-__device__ __forceinline__ void block_running_max_rows(LbsTileStorage<T, Items> &tile, int items) {
+__device__ __forceinline__ void block_running_max_rows(LbsTileStorage<T, Items> &tile, int items, int epoch) {
     const int first = static_cast<int>(threadIdx.x) * Items;
     const unsigned lane = threadIdx.x % kWarpThreads, warp = threadIdx.x / kWarpThreads;
     int running[Items];
-    int latest = 0;
+    int latest = epoch;
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
         latest = max(latest, tile.row_of[first + k]);
@@ -75,30 +76,33 @@ __device__ __forceinline__ void block_running_max_rows(LbsTileStorage<T, Items> 
     warp_inclusive_scan(through_lane, Max{}, lane);
     if (lane == kWarpThreads - 1) tile.warp_rows[warp] = through_lane[0];
     int before = shfl_up(through_lane[0], 1);
-    if (lane == 0) before = 0;
+    if (lane == 0) before = epoch;
     __syncthreads();
 #pragma unroll
     for (unsigned w = 0; w < kLbsThreads / kWarpThreads; ++w)
         if (w < warp) before = max(before, tile.warp_rows[w]);
 #pragma unroll
     for (int k = 0; k < Items; ++k)
-        if (first + k < items) tile.row_of[first + k] = max(before, running[k]);
+        if (first + k < items) tile.row_of[first + k] = max(before, running[k]) - epoch;
     __syncthreads();
 }
 
-// One tile of the path, from its corners in tile.corners: stages its segment ends (and values),
-// finds the segment of each of its items, and calls f on them in index order. Run by the whole
-// block; row_of is all 0 on entry and on exit.
+// One tile of the path, the block's tile number `ordinal` (0, 1, ...; row_of cleared before the
+// first), from its corners in tile.corners: stages its segment ends (and values), finds the
+// segment of each of its items, and calls f on them in index order. Run by the whole block.
 //
 // An item's segment is the last one with items in the tile that begins at or before it: each such
 // segment marks its first item with its row (segments without items mark nothing, so marks never
 // collide), and a running maximum over the items fills in the rest. Row 0, where the tile begins,
-// is the default. (A merge-path search per thread and a walk of its steps took 1.2x the time.)
+// is the default. Marks are written as epoch + row, the epoch growing with the ordinal past every
+// row and earlier mark, so that what earlier tiles left in row_of needs no clearing. (A merge-path
+// search per thread and a walk of its steps took 1.2x the time.)
 template <int Items, class Offset, class SV, class F, class T>
 __device__ __forceinline__ void lbs_tile(const Offset *offsets, long long segments, long long diagonal_start,
-                                         long long path_length, SV &segment_values, F &f,
+                                         long long path_length, int ordinal, SV &segment_values, F &f,
                                          LbsTileStorage<T, Items> &tile) {
     constexpr int kSteps = LbsTileStorage<T, Items>::kSteps;
+    const int epoch = (ordinal + 1) * (kSteps + 1);
     const long long diagonal_end = diagonal_start + kSteps < path_length ? diagonal_start + kSteps : path_length;
     // The tile: tile_rows segment ends and tile_items items from (row_start, item_start). Rows
     // row_start .. row_start + tile_rows are the segments its items can belong to. The clamps
@@ -122,17 +126,16 @@ __device__ __forceinline__ void lbs_tile(const Offset *offsets, long long segmen
             if constexpr (kHasSegmentValues<SV>) tile.values[j] = segment_values.load(segment);
         }
         tile.row_ends[j] = end;
-        if (j > 0 && begin < end) tile.row_of[begin] = j;
+        if (j > 0 && begin < end) tile.row_of[begin] = epoch + j;
     }
     if (threadIdx.x == 0)
         tile.first_begin = row_start < segments ? static_cast<long long>(offsets[row_start]) : item_start;
     __syncthreads();
-    block_running_max_rows(tile, tile_items);
+    block_running_max_rows(tile, tile_items, epoch);
 
     // The items in index order, a block-wide stride apart.
     for (int j = threadIdx.x; j < tile_items; j += kLbsThreads) {
         const int r = tile.row_of[j];
-        tile.row_of[j] = 0;
         const long long index = item_start + j;
         const long long begin = r == 0 ? tile.first_begin : item_start + tile.row_ends[r - 1];
         if constexpr (kHasSegmentValues<SV>)
@@ -186,7 +189,7 @@ __global__ void __launch_bounds__(kLbsThreads) transform_lbs_kernel(const Offset
     for (int t = 0; t < block_tiles; ++t) {
         if (threadIdx.x < 2) tile.corners[threadIdx.x] = block_corners[t + threadIdx.x];
         __syncthreads();
-        lbs_tile(offsets, segments, (first_tile + t) * Storage::kSteps, path_length, segment_values, f, tile);
+        lbs_tile(offsets, segments, (first_tile + t) * Storage::kSteps, path_length, t, segment_values, f, tile);
         __syncthreads();  // the next tile overwrites the staging
     }
 }

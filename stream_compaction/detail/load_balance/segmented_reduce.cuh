@@ -100,7 +100,7 @@ __global__ void __launch_bounds__(kLbsThreads)
         __syncthreads();
         NoSegmentValues none;
         StageItemValue<V, F> stage{f, reduce.values, item_start};
-        lbs_tile(offsets, segments, diagonal_start, path_length, none, stage, tile);
+        lbs_tile(offsets, segments, diagonal_start, path_length, t, none, stage, tile);
         if (t == 0 && threadIdx.x == 0) {
             reduce.carry = {V{}, false};
             reduce.carry_began_before = tile.first_begin < item_start;
