@@ -27,9 +27,10 @@ __device__ __forceinline__ bool a_goes_first(const K &x, const K &y, Less less) 
 // Where `diagonal` crosses the path (the items of a consumed; a_count items at a, b_count at b,
 // diagonal <= a_count + b_count), by a binary search: of a tile staged in shared memory (int
 // indices), or in global memory by one thread (the merge's corner pass: a warp's 32-way search
-// below takes a fifth of the rounds but pulls 64 sectors a round, which for the thousands of
-// corners of a large merge is more DRAM traffic than the rounds save). Stays inside both arrays
-// whatever the keys, sorted or not.
+// below takes a fifth of the rounds but pulls 64 sectors a round, and a thread testing 8 pivots a
+// round took 2^28 keys from 0.815 to 0.934 ms on an H100: for the thousands of corners of a large
+// merge both move more data than the rounds save, where the binary search's top pivots are shared
+// by neighbouring corners in L2). Stays inside both arrays whatever the keys, sorted or not.
 template <Bound Ties, class Index, class K, class Less>
 __device__ __forceinline__ Index merge_path_crossing(const K *a, Index a_count, const K *b, Index b_count,
                                                      Index diagonal, Less less) {
