@@ -247,10 +247,11 @@ constexpr int kMergePairsThreads = 256;
 constexpr int kMergePairsItemsPerThread4B = 11;
 // A merge of more tiles than this many waves of resident blocks first finds every tile's corners
 // in a pass of its own (a thread per corner), so that a tile starts with one load instead of two
-// warps' dependent searches while the rest of the block waits; the pass costs about 17 us on an
-// H100 whatever the size (its searches' dependent loads), more than it saves below a few waves
-// (same run: keys at 2^24, 3.3 waves, 1.03x searched against 1.01x; pairs at 2^22, 1.9 waves,
-// 1.38x against 1.12x; pairs at 2^24, 7.5 waves, 1.10x against 1.15x).
+// warps' dependent searches while the rest of the block waits; the pass took 17.8 us at 2^24 keys
+// on an H100 (its searches' dependent loads), more than it saves below a few waves
+// (same run, searched against planned: pairs at 2^22, 1.9 waves, 1.38x against 1.12x; pairs at
+// 2^24, 7.5 waves, 1.10x against 1.15x; keys at 2^24, 1.03x at 15 steps against 1.01x at 19, and
+// at 19 steps 2^24 keys are 4.4 waves of the planned kernel, so they take the pass).
 constexpr int kMergeCornerPassWaves = 4;
 template <bool Pairs>
 constexpr int merge_threads() {
