@@ -419,6 +419,63 @@ TEST_F(GpuLoadBalance, GraphReplayWithNewOffsets) {
         });
 }
 
+// The tiles of 7 steps a thread, captured once and replayed with new segment sizes, sources and
+// destinations: interval_move (16-byte gather and scatter starts staged per segment) and
+// transform_segmented_reduce (item values staged per step, its records and reduce_by_key's storage
+// at an odd address). Several tiles a block, so each replay's marks go over earlier tiles' rows.
+TEST_F(GpuLoadBalance, GraphReplayOfTheWideTiles) {
+    std::mt19937 rng(freshSeed());
+    const std::size_t segments = 30000, n = 400000;
+    DeviceArena arena;
+    int *d_offsets = arena.make<int>(segments + 1), *d_in = arena.make<int>(n + 7), *d_moved = arena.make<int>(n);
+    long long *d_gather = arena.make<long long>(segments), *d_scatter = arena.make<long long>(segments);
+    long long *d_sums = arena.make<long long>(segments);
+    const std::size_t bytes = SC::transform_segmented_reduce_temp_bytes<long long>(n, segments);
+    char *d_temp = arena.make<char>(bytes + 3) + 3;
+    std::vector<int> offsets, in;
+    std::vector<long long> gather(segments), scatter(segments);
+    captureAndReplay(
+        arena,
+        [&](cudaStream_t s) {
+            SC::interval_move(n, d_offsets, segments, d_gather, d_scatter, d_in, d_moved, s);
+            SC::transform_segmented_reduce(IndexSegmentRank{}, n, d_offsets, segments, d_sums, SC::Sum{}, -7LL, d_temp,
+                                           bytes, s);
+        },
+        [&](cudaStream_t s) {
+            offsets = randomOffsets(n, segments, rng);
+            std::vector<int> order(segments);
+            for (std::size_t k = 0; k < segments; ++k) order[k] = static_cast<int>(k);
+            std::shuffle(order.begin(), order.end(), rng);
+            long long place = 0;  // the segments' destinations, in shuffled order
+            for (int k : order) {
+                scatter[k] = place;
+                place += offsets[k + 1] - offsets[k];
+            }
+            for (std::size_t k = 0; k < segments; ++k) gather[k] = static_cast<long long>(rng() % 8);
+            in = randomInts(n + 7, rng);
+            upload(s, d_offsets, offsets);
+            upload(s, d_gather, gather);
+            upload(s, d_scatter, scatter);
+            upload(s, d_in, in);
+            poison(s, d_moved, n * sizeof(int));
+            poison(s, d_sums, segments * sizeof(long long));
+        },
+        [&]() -> ::testing::AssertionResult {
+            const Expected e = reference(offsets);
+            std::vector<int> moved(n);
+            std::vector<long long> sums(segments, -7);
+            for (std::size_t i = 0; i < n; ++i) {
+                const long long k = e.segment[i], r = e.rank[i];
+                moved[scatter[k] + r] = in[gather[k] + r];
+                const long long value = 3 * static_cast<long long>(i) + 1000 * k - r;
+                sums[k] = r == 0 ? value : sums[k] + value;
+            }
+            ::testing::AssertionResult same = sameElements(download(d_moved, n), moved, "moved");
+            if (same) same = sameElements(download(d_sums, segments), sums, "segment sums");
+            return same;
+        });
+}
+
 // Two streams at once on different offsets: neither disturbs the other.
 TEST_F(GpuLoadBalance, TwoStreamsAtOnce) {
     std::mt19937 rng(freshSeed());
