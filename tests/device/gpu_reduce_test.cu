@@ -223,15 +223,24 @@ auto randomOf() {
     return [](std::size_t n) { return randomVector<T>(n, freshSeed()); };
 }
 
-// 0 to 3, the striped kernel's tile of ints (threads x 4 x kReduceVectorsPerThread) and the
-// ordered kernel's (threads x its piece) with their neighbours, and sizes that are not powers of
-// two, up to tens of blocks (ManyBlocksEachFoldingSeveralTilesAndPieces goes past the resident grid).
+// 0 to 3; for 4- and 8-byte items (16-byte vectors of 4 and 2), the striped kernel's tile
+// (threads x vector x kReduceVectorsPerThread: the single-tile kernel's whole tile) and its first row
+// (from there every thread of the single-tile kernel has an item), with their neighbours; the
+// ordered kernel's tile (threads x its piece); and sizes that are not powers of two, up to tens of
+// blocks (ManyBlocksEachFoldingSeveralTilesAndPieces goes past the resident grid).
 std::vector<std::size_t> reduceSizes(int threads) {
     const std::size_t striped = std::size_t(threads) * 4 * SC::kReduceVectorsPerThread;
     const std::size_t ordered = std::size_t(std::min(threads, SC::detail::kOrderedMaxThreads)) * SC::detail::piece_items<int>();
     std::vector<std::size_t> sizes = {0, 1, 2, 3, 31, 33, 1000, 100003};
-    for (const std::size_t tile : {striped, ordered, 2 * striped + ordered})
-        for (const std::size_t n : {tile - 1, tile, tile + 1}) sizes.push_back(n);
+    std::vector<std::size_t> edges = {ordered, 2 * striped + ordered};
+    for (const std::size_t vector : {4, 2}) {
+        edges.push_back(std::size_t(threads) * vector);
+        edges.push_back(std::size_t(threads) * vector * SC::kReduceVectorsPerThread);
+    }
+    for (const std::size_t edge : edges)
+        for (const std::size_t n : {edge - 1, edge, edge + 1}) sizes.push_back(n);
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
     return sizes;
 }
 

@@ -34,5 +34,23 @@ __device__ __forceinline__ T block_reduce_prefix(T value, bool valid, Combine co
     return value;
 }
 
+// Thread 0 returns the values of all the block's threads combined, in any order (operators known to
+// commute: warps in order, lanes by warp_reduce_all); the others return anything. No validity to
+// carry: every thread has a value. Same calling rules as block_reduce_prefix.
+template <class T, class Op>
+__device__ __forceinline__ T block_reduce_all(T value, Op op, BlockReduceStorage<T> &smem) {
+    const unsigned lane = threadIdx.x % kWarpThreads;
+    const unsigned warp = threadIdx.x / kWarpThreads;
+    value = warp_reduce_all(value, op);
+    if (lane == 0) smem.warp_totals[warp] = value;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const unsigned warps = blockDim.x / kWarpThreads;
+#pragma unroll 8
+        for (unsigned w = 1; w < warps; ++w) value = op(value, smem.warp_totals[w]);
+    }
+    return value;
+}
+
 }  // namespace detail
 }  // namespace StreamCompaction

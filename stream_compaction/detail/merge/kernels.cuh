@@ -153,6 +153,17 @@ __device__ __forceinline__ MergeTile planned_tile(long long index, long long na,
     return clamped_tile(start, start + TileItems, load_corner(slot, aligned8), load_corner(slot + 8, aligned8), na, nb);
 }
 
+// The address of item `index` of `array` (index may be negative) as an integer, and item i from
+// such an address: address arithmetic without forming a pointer outside the array.
+template <class T>
+__device__ __forceinline__ std::uintptr_t item_address(const T *array, long long index) {
+    return reinterpret_cast<std::uintptr_t>(array) + static_cast<std::uintptr_t>(index) * sizeof(T);
+}
+template <class T>
+__device__ __forceinline__ const T *item_at(std::uintptr_t base, int i) {
+    return reinterpret_cast<const T *>(base + static_cast<std::uintptr_t>(i) * sizeof(T));
+}
+
 // Stages the tile's keys (and values) in index order, a's range first: all of a thread's loads are
 // issued before its first store, so that they are in flight together.
 template <int Threads, int Items, bool HasValues, class K, class V>
@@ -160,13 +171,15 @@ __device__ __forceinline__ void stage_merge_tile(const MergeTile &tile, const K 
                                                  const K *b_keys, const V *b_values, K *keys, V *values) {
     const bool full = tile.count == Threads * Items;
     // Item i of the tile is a's (tile.a_start + i) or b's (tile.b_start + i - a_count): one load
-    // from a chosen address, not two predicated ones.
-    const K *a = a_keys + tile.a_start;
-    const K *b = b_keys + tile.b_start - tile.a_count;
-    const V *av = nullptr, *bv = nullptr;
+    // from a chosen base plus i, not two predicated loads. b's base is moved back by a_count items
+    // as an address (integer arithmetic: a pointer before the array would be undefined), so that
+    // either base takes i alone; every address loaded is in its array.
+    const std::uintptr_t a = item_address(a_keys, tile.a_start);
+    const std::uintptr_t b = item_address(b_keys, tile.b_start - tile.a_count);
+    std::uintptr_t av = 0, bv = 0;
     if constexpr (HasValues) {
-        av = a_values + tile.a_start;
-        bv = b_values + tile.b_start - tile.a_count;
+        av = item_address(a_values, tile.a_start);
+        bv = item_address(b_values, tile.b_start - tile.a_count);
     }
     K loaded[Items];
     V loaded_values[Items];
@@ -175,8 +188,8 @@ __device__ __forceinline__ void stage_merge_tile(const MergeTile &tile, const K 
         const int i = static_cast<int>(threadIdx.x) + k * Threads;
         if (full || i < tile.count) {
             const bool from_a = i < tile.a_count;
-            loaded[k] = *((from_a ? a : b) + i);
-            if constexpr (HasValues) loaded_values[k] = *((from_a ? av : bv) + i);
+            loaded[k] = *item_at<K>(from_a ? a : b, i);
+            if constexpr (HasValues) loaded_values[k] = *item_at<V>(from_a ? av : bv, i);
         }
     }
 #pragma unroll
