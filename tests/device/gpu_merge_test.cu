@@ -267,6 +267,19 @@ TEST_F(GpuMerge, ManyTilesIntoOutputsAtAnyAlignment) {
     }
 }
 
+// The corner pass's search decides the positions outside a corner's range without a load: inputs
+// past its threshold whose every corner lies at one end of its range (a wholly below b, wholly
+// above), and all keys equal (every corner takes all of a it can: a before b).
+TEST_F(GpuMerge, CornerPassOnDisjointAndEqualKeys) {
+    std::mt19937 rng(freshSeed());
+    const std::size_t na = (std::size_t{1} << 23) + 7, nb = (std::size_t{1} << 23) + 1;
+    const std::vector<int> low = sortedKeys<int>(na, Keys::Sparse, rng);
+    const std::vector<int> high = sortedKeys<int>(nb, Keys::Sparse, rng, 1 << 30);
+    ASSERT_TRUE(checkMergeKeys(low, high));
+    ASSERT_TRUE(checkMergeKeys(high, low));
+    ASSERT_TRUE((checkMergePairs<int, int>(std::vector<int>(na, 7), std::vector<int>(nb, 7))));
+}
+
 // Past the corner pass's threshold (see ManyTilesIntoOutputsAtAnyAlignment): its three launches replay.
 TEST_F(GpuMerge, GraphReplayWithNewInputs) {
     const std::size_t na = 14000007, nb = 8999999, n = na + nb;

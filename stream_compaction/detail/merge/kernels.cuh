@@ -313,7 +313,8 @@ __global__ void __launch_bounds__(Threads)
     }
     const long long boundary = static_cast<long long>(blockIdx.x) * Threads + threadIdx.x;
     if (boundary >= tiles) return;
-    const long long crossing = merge_path_crossing<Bound::Lower>(a_keys, na, b_keys, nb, boundary * kTileItems, less);
+    const long long crossing =
+        merge_path_crossing_on_grid<Bound::Lower>(a_keys, na, b_keys, nb, boundary * kTileItems, less);
     constexpr std::size_t kTileBytes = static_cast<std::size_t>(kTileItems) * sizeof(K);
     unsigned char *out = reinterpret_cast<unsigned char *>(out_keys);
     const bool aligned8 = reinterpret_cast<std::uintptr_t>(out) % 8 == 0;

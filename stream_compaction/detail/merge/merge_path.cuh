@@ -25,12 +25,8 @@ __device__ __forceinline__ bool a_goes_first(const K &x, const K &y, Less less) 
 }
 
 // Where `diagonal` crosses the path (the items of a consumed; a_count items at a, b_count at b,
-// diagonal <= a_count + b_count), by a binary search: of a tile staged in shared memory (int
-// indices), or in global memory by one thread (the merge's corner pass: a warp's 32-way search
-// below takes a fifth of the rounds but pulls 64 sectors a round, and a thread testing 8 pivots a
-// round took 2^28 keys from 0.815 to 0.934 ms on an H100: for the thousands of corners of a large
-// merge both move more data than the rounds save, where the binary search's top pivots are shared
-// by neighbouring corners in L2). Stays inside both arrays whatever the keys, sorted or not.
+// diagonal <= a_count + b_count), by a binary search of a tile staged in shared memory. Stays
+// inside both arrays whatever the keys, sorted or not.
 template <Bound Ties, class Index, class K, class Less>
 __device__ __forceinline__ Index merge_path_crossing(const K *a, Index a_count, const K *b, Index b_count,
                                                      Index diagonal, Less less) {
@@ -42,6 +38,30 @@ __device__ __forceinline__ Index merge_path_crossing(const K *a, Index a_count, 
         else high = pivot;
     }
     return low;
+}
+
+// The same crossing in global memory for many diagonals at once (the merge's corner pass, a thread
+// each; a warp's 32-way search below takes a fifth of the rounds but pulls 64 sectors a round, and
+// a thread testing 8 pivots a round took 2^28 keys from 0.815 to 0.934 ms on an H100: the pass is
+// bound by its traffic as much as by its latency), with a's pivots on a grid that every diagonal
+// shares: a bit-descending search over a's
+// positions, each round's pivot the crossing so far plus a power of two fixed by a_count alone.
+// Neighbouring diagonals then probe the same items of a in their top rounds (one request for a
+// warp, L1 and L2 hits for the block), and only b's probe is a diagonal's own; with pivots halving
+// each diagonal's own range, every probe of both arrays was (H100, 2^28 keys: 2.7 KB of DRAM reads a
+// corner, 23.6% L2 hits). Positions outside the diagonal's range are decided without a load, so
+// it stays inside both arrays whatever the keys, sorted or not.
+template <Bound Ties, class K, class Less>
+__device__ __forceinline__ long long merge_path_crossing_on_grid(const K *a, long long a_count, const K *b,
+                                                                 long long b_count, long long diagonal, Less less) {
+    const long long low = diagonal > b_count ? diagonal - b_count : 0;  // a's items before low go first
+    const long long high = diagonal < a_count ? diagonal : a_count;    // none from high on
+    long long crossing = 0;  // a's items [0, crossing) go first
+    for (long long step = a_count > 0 ? 1LL << (63 - __clzll(a_count)) : 0; step > 0; step >>= 1) {
+        const long long x = crossing + step - 1;  // the last item of the candidate run [crossing, x]
+        if (x < high && (x < low || a_goes_first<Ties>(a[x], b[diagonal - 1 - x], less))) crossing += step;
+    }
+    return crossing;
 }
 
 // The same crossing in global memory, by a whole warp (every lane gets the answer): each round
