@@ -43,6 +43,22 @@ std::vector<int> makeLengths(std::size_t segments, int mean, Shape shape, std::m
     return lengths;
 }
 
+// interval_move's destinations: the segments laid out back to back in a shuffled order, so that
+// every output item is written once (scatter[s] = where segment s starts).
+std::vector<long long> shuffledDestinations(const std::vector<int> &offsets, std::mt19937 &rng) {
+    const std::size_t segments = offsets.size() - 1;
+    std::vector<int> order(segments);
+    for (std::size_t s = 0; s < segments; ++s) order[s] = static_cast<int>(s);
+    std::shuffle(order.begin(), order.end(), rng);
+    std::vector<long long> scatter(segments);
+    long long place = 0;
+    for (int s : order) {
+        scatter[s] = place;
+        place += offsets[s + 1] - offsets[s];
+    }
+    return scatter;
+}
+
 // The CPU references: the segment of every item, and each item's rank in it.
 struct Expected {
     std::vector<long long> segment, rank;
@@ -293,15 +309,8 @@ TEST_F(GpuLoadBalance, ExpandGatherAndMove) {
             const Expected e = reference(offsets);
             const std::vector<double> values = randomIntegralDoubles(segments, rng);
             // Gather from a shuffled source: segment s reads its items at gather[s] in an input of n + 7.
-            std::vector<long long> gather(segments), scatter(segments);
-            std::vector<int> order(segments);
-            for (std::size_t s = 0; s < segments; ++s) order[s] = static_cast<int>(s);
-            std::shuffle(order.begin(), order.end(), rng);
-            long long place = 0;  // the segments' destinations, in shuffled order
-            for (int s : order) {
-                scatter[s] = place;
-                place += offsets[s + 1] - offsets[s];
-            }
+            const std::vector<long long> scatter = shuffledDestinations(offsets, rng);
+            std::vector<long long> gather(segments);
             for (std::size_t s = 0; s < segments; ++s) gather[s] = rng() % 8;  // sources may overlap
             const std::vector<int> in = randomInts(n + 7, rng);
 
@@ -443,14 +452,7 @@ TEST_F(GpuLoadBalance, GraphReplayOfTheWideTiles) {
         },
         [&](cudaStream_t s) {
             offsets = randomOffsets(n, segments, rng);
-            std::vector<int> order(segments);
-            for (std::size_t k = 0; k < segments; ++k) order[k] = static_cast<int>(k);
-            std::shuffle(order.begin(), order.end(), rng);
-            long long place = 0;  // the segments' destinations, in shuffled order
-            for (int k : order) {
-                scatter[k] = place;
-                place += offsets[k + 1] - offsets[k];
-            }
+            scatter = shuffledDestinations(offsets, rng);
             for (std::size_t k = 0; k < segments; ++k) gather[k] = static_cast<long long>(rng() % 8);
             in = randomInts(n + 7, rng);
             upload(s, d_offsets, offsets);
