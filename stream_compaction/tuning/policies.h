@@ -222,6 +222,11 @@ constexpr int kLbsItemsPerThreadStaged = 7;
 // (one tile per block, with two warps searching, wrote 45% of the copy bandwidth on an H100: the
 // searches' dependent loads, not the memory, set the pace).
 constexpr int kLbsTilesPerBlock = 8;
+// Blocks an SM that the load-balancing search and interval expand ask their kernel's launch bounds
+// for (32 registers a thread at 256 threads; load_balance/kernels.cuh). With 16-bit tile rows and
+// 8 blocks, interval expand of 2^28 int32 outputs took 0.527 ms on an H100 (77% of copy), 0.557 ms
+// with 6; 13 or 15 steps a thread, or 12 or 16 tiles a block, were slower at every size.
+constexpr int kLbsOneStoreMinBlocks = 8;
 // Breadth-first search (device/bfs.cuh): a level whose frontier has at most kBfsThinFrontier
 // vertices and kBfsThinEdges edges runs inside one persistent block of kBfsThinThreads threads,
 // level after level without the host (thin frontiers: a launch and a wait per level would cost

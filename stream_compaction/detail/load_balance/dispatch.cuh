@@ -24,8 +24,9 @@ void launch_transform_lbs(const char *name, std::size_t n_items, const Offset *d
     if (n_items == 0) return;  // empty segments alone: nothing to call f on
     constexpr int kSteps = LbsTileStorage<typename SV::value_type, lbs_items_per_thread<typename SV::value_type>()>::kSteps;
     const std::size_t tiles = (n_items + segments + kSteps - 1) / kSteps;
-    launch(transform_lbs_kernel<Offset, SV, F>, name, blocks_for(tiles, kLbsTilesPerBlock), kLbsThreads, 0, stream, d_offsets,
-           static_cast<long long>(segments), static_cast<long long>(n_items), segment_values, f);
+    launch(transform_lbs_kernel<lbs_min_blocks<SV, F>(), Offset, SV, F>, name, blocks_for(tiles, kLbsTilesPerBlock),
+           kLbsThreads, 0, stream, d_offsets, static_cast<long long>(segments), static_cast<long long>(n_items),
+           segment_values, f);
 }
 
 template <class Offset>

@@ -39,15 +39,21 @@ __host__ __device__ constexpr int lbs_items_per_thread() {
     return sizeof(T) > 8 ? kLbsItemsPerThreadStaged : kLbsItemsPerThread;
 }
 
+// A tile's segment ends and marks (lbs_tile) in 16 bits: with ints, interval expand's tile of int
+// values took 34 KB of shared memory, 6 blocks an SM; in 16 bits 23 KB, room for 8.
+using TileRow = unsigned short;
+
 template <class T, int Items>
 struct LbsTileStorage {
     static constexpr int kSteps = kLbsThreads * Items;
-    int row_ends[kSteps + 1];  // the tile's segment ends relative to its first item, then one more
-    int row_of[kSteps];        // each item's segment, relative to the tile's first (and the marks: lbs_tile)
-    T values[kSteps + 1];      // segment values (SegmentValues only)
+    // The largest mark, epoch + row of the block's last tile (lbs_tile), fits a TileRow.
+    static_assert(kLbsTilesPerBlock * (kSteps + 1) + kSteps <= 0xFFFF, "a tile's marks fit 16 bits");
+    TileRow row_ends[kSteps + 1];  // the tile's segment ends relative to its first item, then one more
+    TileRow row_of[kSteps];        // each item's segment, relative to the tile's first (and the marks: lbs_tile)
+    T values[kSteps + 1];          // segment values (SegmentValues only)
     int warp_rows[kLbsThreads / kWarpThreads];  // the last row each warp's items reach
-    long long corners[2];      // segment ends consumed before the tile's first and last steps
-    long long first_begin;     // where the tile's first segment begins (it may begin in an earlier tile)
+    long long corners[2];          // segment ends consumed before the tile's first and last steps
+    long long first_begin;         // where the tile's first segment begins (it may begin in an earlier tile)
 };
 
 // Sets row_of to 0, below every tile's marks (lbs_tile). Run by the whole block, before a
@@ -69,7 +75,7 @@ __device__ __forceinline__ void block_running_max_rows(LbsTileStorage<T, Items> 
     int latest = epoch;
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
-        latest = max(latest, tile.row_of[first + k]);
+        latest = max(latest, static_cast<int>(tile.row_of[first + k]));
         running[k] = latest;
     }
     int through_lane[1] = {latest};
@@ -83,7 +89,7 @@ __device__ __forceinline__ void block_running_max_rows(LbsTileStorage<T, Items> 
         if (w < warp) before = max(before, tile.warp_rows[w]);
 #pragma unroll
     for (int k = 0; k < Items; ++k)
-        if (first + k < items) tile.row_of[first + k] = max(before, running[k]) - epoch;
+        if (first + k < items) tile.row_of[first + k] = static_cast<TileRow>(max(before, running[k]) - epoch);
     __syncthreads();
 }
 
@@ -125,8 +131,8 @@ __device__ __forceinline__ void lbs_tile(const Offset *offsets, long long segmen
             end = relative(static_cast<long long>(offsets[segment + 1]));
             if constexpr (kHasSegmentValues<SV>) tile.values[j] = segment_values.load(segment);
         }
-        tile.row_ends[j] = end;
-        if (j > 0 && begin < end) tile.row_of[begin] = epoch + j;
+        tile.row_ends[j] = static_cast<TileRow>(end);
+        if (j > 0 && begin < end) tile.row_of[begin] = static_cast<TileRow>(epoch + j);
     }
     if (threadIdx.x == 0)
         tile.first_begin = row_start < segments ? static_cast<long long>(offsets[row_start]) : item_start;
@@ -174,9 +180,9 @@ __device__ LbsBlockTiles lbs_block_corners(const Offset *offsets, long long segm
     return {first_tile, count};
 }
 
-template <class Offset, class SV, class F>
-__global__ void __launch_bounds__(kLbsThreads) transform_lbs_kernel(const Offset *offsets, long long segments,
-                                                                    long long n, SV segment_values, F f) {
+template <int MinBlocks, class Offset, class SV, class F>
+__global__ void __launch_bounds__(kLbsThreads, MinBlocks)
+    transform_lbs_kernel(const Offset *offsets, long long segments, long long n, SV segment_values, F f) {
     using T = typename SV::value_type;
     constexpr int kItems = lbs_items_per_thread<T>();
     using Storage = LbsTileStorage<T, kItems>;
@@ -209,6 +215,27 @@ struct WriteValue {
     T *out;
     __device__ void operator()(long long index, long long, long long, const T &value) const { out[index] = value; }
 };
+
+// Blocks an SM that transform_lbs_kernel's launch bounds ask for. The library's one-store functors
+// (the search's segments, interval expand's values of up to 4 bytes) fit 32 registers without
+// spills and their tile 8 blocks' shared memory (interval expand took 40 registers unbounded, 6
+// blocks); a caller's functor, or wider values, keep the compiler's choice.
+template <class SV, class F>
+struct LbsMinBlocks {
+    static constexpr int value = 1;
+};
+template <class Index>
+struct LbsMinBlocks<NoSegmentValues, WriteSegment<Index>> {
+    static constexpr int value = kLbsOneStoreMinBlocks;
+};
+template <class T, class Load>
+struct LbsMinBlocks<SegmentValues<T, Load>, WriteValue<T>> {
+    static constexpr int value = sizeof(T) <= 4 ? kLbsOneStoreMinBlocks : 1;
+};
+template <class SV, class F>
+constexpr int lbs_min_blocks() {
+    return LbsMinBlocks<SV, F>::value;
+}
 
 // transform_lbs_append's item: f says whether it makes a new item; the makers among the warp's
 // active lanes count themselves, one of them reserves their places with one atomicAdd, and each
