@@ -393,6 +393,44 @@ TEST_F(GpuLoadBalance, ExpandOfEveryValueWidth) {
     }
 }
 
+// The search into outputs at offsets 0 .. 7 items of a poisoned buffer: its items are stored 16
+// bytes a thread from the output's first 16-byte boundary, one a thread before it and after the
+// last whole 16 bytes; every item written, nothing outside the output.
+template <class Index>
+void checkSearchAtEveryPlace(const std::vector<int> &offsets) {
+    const std::size_t segments = offsets.size() - 1, n = static_cast<std::size_t>(offsets.back());
+    const Expected e = reference(offsets);
+    constexpr std::size_t kPlaces = 8, kGuard = kPlaces + 1;
+    DeviceArena arena;
+    int *d_offsets = arena.make<int>(offsets.size());
+    Index *d_out = arena.make<Index>(n + 2 * kGuard);
+    upload(0, d_offsets, offsets);
+    const std::vector<Index> poisoned = download(d_out, n + 2 * kGuard);
+    for (std::size_t place = 0; place < kPlaces; ++place) {
+        SCOPED_TRACE(std::to_string(sizeof(Index)) + "-byte segments, output at item " + std::to_string(place));
+        SC::load_balancing_search(n, d_offsets, segments, d_out + kGuard + place);
+        SC_CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<Index> expected = poisoned;
+        for (std::size_t i = 0; i < n; ++i) expected[kGuard + place + i] = static_cast<Index>(e.segment[i]);
+        EXPECT_EQ(download(d_out, n + 2 * kGuard), expected);
+        upload(0, d_out, poisoned);
+    }
+}
+
+TEST_F(GpuLoadBalance, SearchIntoEveryAlignment) {
+    std::mt19937 rng(freshSeed());
+    const int tile = SC::kLbsThreads * SC::kLbsItemsPerThread;
+    for (const std::vector<int> &offsets :
+         {offsetsFromLengths(makeLengths(3000, 9, Shape::PowerLaw, rng)),
+          offsetsFromLengths(makeLengths(2000, 30, Shape::EmptyRuns, rng)), offsetsFromLengths({1}),
+          offsetsFromLengths({0, 0, 3 * tile + 5, 0}), offsetsFromLengths({tile - 1, 1, tile, 2, 5}),
+          offsetsFromLengths({3, 0, 1, 2, 7, 4})}) {
+        checkSearchAtEveryPlace<unsigned short>(offsets);
+        checkSearchAtEveryPlace<int>(offsets);
+        checkSearchAtEveryPlace<long long>(offsets);
+    }
+}
+
 // Captured once, replayed with new segment sizes (same counts) and values between replays.
 TEST_F(GpuLoadBalance, GraphReplayWithNewOffsets) {
     std::mt19937 rng(freshSeed());

@@ -1,0 +1,51 @@
+#pragma once
+// Stores of consecutive items 16 bytes a thread. An H100 writes 2^28 int32 outputs at two-thirds
+// of the copy bandwidth with a 4-byte store a thread, at the copy bandwidth with 16 bytes
+// (bench/results/experiments/h100_2026-11-26_write_roofline.txt). The load-balancing search's
+// outputs take these where the output's alignment allows. (The merge's tile, already at the copy
+// bandwidth with a store an item, gained nothing from them.)
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace StreamCompaction {
+namespace detail {
+
+// Items of type U a 16-byte store packs: 16 / sizeof(U) where U is 1, 2, 4 or 8 bytes at its own
+// alignment, else 1 (a store an item).
+template <class U>
+constexpr int kItemsPerVectorStore =
+    std::is_trivially_copyable<U>::value && sizeof(U) == alignof(U) && sizeof(U) <= 8 ? 16 / sizeof(U) : 1;
+
+template <class U>
+__device__ __forceinline__ bool aligned_to_vector_store(const U *p) {
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
+// The unsigned integer of U's size, for the cache-hinted stores (which take only built-in types).
+template <class U>
+using StoreBits =
+    std::conditional_t<sizeof(U) == 1, unsigned char,
+                       std::conditional_t<sizeof(U) == 2, unsigned short,
+                                          std::conditional_t<sizeof(U) == 4, unsigned, unsigned long long>>>;
+
+// An evict-first store (st.global.cs) of one item that kItemsPerVectorStore packs: for outputs
+// never read back by the kernel, so that L2 keeps what the kernel reads again.
+template <class U>
+__device__ __forceinline__ void store_evict_first(U *p, const U &value) {
+    static_assert(kItemsPerVectorStore<U> > 1, "a 1, 2, 4 or 8-byte item at its own alignment");
+    StoreBits<U> bits;
+    memcpy(&bits, &value, sizeof bits);
+    __stcs(reinterpret_cast<StoreBits<U> *>(p), bits);
+}
+
+// An evict-first store of kItemsPerVectorStore<U> items to a 16-byte aligned p.
+template <class U>
+__device__ __forceinline__ void store_vector_evict_first(U *p, const U (&run)[kItemsPerVectorStore<U>]) {
+    uint4 bits;
+    memcpy(&bits, run, sizeof bits);
+    __stcs(reinterpret_cast<uint4 *>(p), bits);
+}
+
+}  // namespace detail
+}  // namespace StreamCompaction
