@@ -204,16 +204,19 @@ constexpr int kReducePieceBytes = 256;
 constexpr int kReduceMaxBlocks = 4096;
 
 // Load-balancing search (device/load_balance.cuh): threads per block and merge-path steps (work
-// items or segment ends) per thread; a tile is their product. Odd keeps the threads' runs in
-// shared memory on different banks. Since 2026-11-26 a tile finds its items' segments by a
-// running maximum of segment marks (load_balance/kernels.cuh), whose cost per thread hardly grows
-// with the run: an H200 run of interval expand at 2^28 int32 outputs (uniform / power-law
+// items or segment ends) per thread; a tile is their product. Since 2026-11-26 a tile finds its
+// items' segments by a running maximum of segment marks (load_balance/kernels.cuh), whose cost per
+// thread hardly grows with the run: an H200 run of interval expand at 2^28 int32 outputs (uniform / power-law
 // segments) took 0.625 / 0.616 ms with the merge-path walk at 256 x 7 x 4 tiles a block, and with
 // the running maximum 0.610 / 0.608 at 256 x 7 x 4, 0.509 / 0.512 at 256 x 9 x 8, 0.508 / 0.510
 // at 256 x 11 x 8 (0.515 / 0.518 at 4 tiles a block), 0.499 / 0.516 at 256 x 13 x 8; 2^24:
-// 0.049 ms before, 0.042 at 256 x 11 x 4 or 8 (256 x 13 x 8: 0.050).
+// 0.049 ms before, 0.042 at 256 x 11 x 4 or 8 (256 x 13 x 8: 0.050). Since the items are stored
+// 16 bytes a thread (evict-first), shared memory sets the pace (Nsight Compute: L1/shared 90% busy,
+// DRAM 62%), and a multiple of 4 lets the running maximum read and write its rows 4 at a time,
+// without the 2-way bank conflicts of 16-bit rows at 11: H100, 2^28 int32 outputs, 11 -> 12
+// steps took interval expand 0.508 -> 0.490 ms (82.7% of copy), 2^24 -4% to -10%.
 constexpr int kLbsThreads = 256;
-constexpr int kLbsItemsPerThread = 11;
+constexpr int kLbsItemsPerThread = 12;
 // Tiles that stage more than a 8-byte segment value per step (interval_move's gather and scatter
 // starts; transform_segmented_reduce's item values) take shorter runs, to fit 48 KB of shared
 // memory with room for more than one block an SM.
@@ -225,7 +228,8 @@ constexpr int kLbsTilesPerBlock = 8;
 // Blocks an SM that the load-balancing search and interval expand ask their kernel's launch bounds
 // for (32 registers a thread at 256 threads; load_balance/kernels.cuh). With 16-bit tile rows and
 // 8 blocks, interval expand of 2^28 int32 outputs took 0.527 ms on an H100 (77% of copy), 0.557 ms
-// with 6; 13 or 15 steps a thread, or 12 or 16 tiles a block, were slower at every size.
+// with 6; 13 or 15 steps a thread, or 12 or 16 tiles a block, were slower at every size (then,
+// with a 4-byte store an item).
 constexpr int kLbsOneStoreMinBlocks = 8;
 // Breadth-first search (device/bfs.cuh): a level whose frontier has at most kBfsThinFrontier
 // vertices and kBfsThinEdges edges runs inside one persistent block of kBfsThinThreads threads,

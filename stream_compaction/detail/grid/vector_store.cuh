@@ -39,13 +39,28 @@ __device__ __forceinline__ void store_evict_first(U *p, const U &value) {
     __stcs(reinterpret_cast<StoreBits<U> *>(p), bits);
 }
 
-// An evict-first store of kItemsPerVectorStore<U> items to a 16-byte aligned p.
+// kItemsPerVectorStore<U> consecutive items, packed into 16 bytes as they come (put(k, item) for
+// k = 0, 1, ...), then stored at once.
 template <class U>
-__device__ __forceinline__ void store_vector_evict_first(U *p, const U (&run)[kItemsPerVectorStore<U>]) {
-    uint4 bits;
-    memcpy(&bits, run, sizeof bits);
-    __stcs(reinterpret_cast<uint4 *>(p), bits);
-}
+struct VectorRun {
+    static constexpr int kItems = kItemsPerVectorStore<U>;
+    static_assert(kItems > 1, "a 1, 2, 4 or 8-byte item at its own alignment");
+    unsigned words[4] = {0u, 0u, 0u, 0u};
+    __device__ __forceinline__ void put(int k, const U &item) {
+        StoreBits<U> bits;
+        memcpy(&bits, &item, sizeof bits);
+        if constexpr (sizeof(U) == 8) {
+            words[2 * k] = static_cast<unsigned>(bits), words[2 * k + 1] = static_cast<unsigned>(bits >> 32);
+        } else {
+            constexpr int kPerWord = 4 / sizeof(U);
+            words[k / kPerWord] |= static_cast<unsigned>(bits) << (8 * sizeof(U) * (k % kPerWord));
+        }
+    }
+    // An evict-first store to a 16-byte aligned p.
+    __device__ __forceinline__ void store_evict_first(U *p) const {
+        __stcs(reinterpret_cast<uint4 *>(p), make_uint4(words[0], words[1], words[2], words[3]));
+    }
+};
 
 }  // namespace detail
 }  // namespace StreamCompaction

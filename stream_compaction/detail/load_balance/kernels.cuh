@@ -50,8 +50,10 @@ struct LbsTileStorage {
     static constexpr int kSteps = kLbsThreads * Items;
     // The largest mark, epoch + row of the block's last tile (lbs_tile), fits a TileRow.
     static_assert(kLbsTilesPerBlock * (kSteps + 1) + kSteps <= 0xFFFF, "a tile's marks fit 16 bits");
+    // Each item's segment, relative to the tile's first (and the marks: lbs_tile); first in the
+    // storage and 16-byte aligned for ThreadRows's 8-byte accesses.
+    alignas(16) TileRow row_of[kSteps];
     TileRow row_ends[kSteps + 1];  // the tile's segment ends relative to its first item, then one more
-    TileRow row_of[kSteps];        // each item's segment, relative to the tile's first (and the marks: lbs_tile)
     T values[kSteps + 1];          // segment values (SegmentValues only)
     int warp_rows[kLbsThreads / kWarpThreads];  // the last row each warp's items reach
     long long corners[2];          // segment ends consumed before the tile's first and last steps
@@ -65,19 +67,54 @@ __device__ __forceinline__ void clear_tile_rows(LbsTileStorage<T, Items> &tile) 
     for (int i = threadIdx.x; i < LbsTileStorage<T, Items>::kSteps; i += kLbsThreads) tile.row_of[i] = 0;
 }
 
+// A thread's Items consecutive rows of row_of from `first`, 4 at a time (one 8-byte access, no
+// bank conflicts at 12 a thread) where Items is a multiple of 4, else one at a time (2-way
+// conflicts of the 16-bit accesses at 11 a thread).
+template <int Items>
+struct ThreadRows {
+    static constexpr bool kVector = Items % 4 == 0;
+    __device__ __forceinline__ static void load(const TileRow *row_of, int first, int (&rows)[Items]) {
+        if constexpr (kVector) {
+#pragma unroll
+            for (int v = 0; v < Items / 4; ++v) {
+                const uint2 four = reinterpret_cast<const uint2 *>(row_of + first)[v];
+                rows[4 * v] = four.x & 0xFFFF, rows[4 * v + 1] = four.x >> 16;
+                rows[4 * v + 2] = four.y & 0xFFFF, rows[4 * v + 3] = four.y >> 16;
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < Items; ++k) rows[k] = row_of[first + k];
+        }
+    }
+    __device__ __forceinline__ static void store(TileRow *row_of, int first, const int (&rows)[Items]) {
+        if constexpr (kVector) {
+#pragma unroll
+            for (int v = 0; v < Items / 4; ++v)
+                reinterpret_cast<uint2 *>(row_of + first)[v] =
+                    make_uint2(static_cast<unsigned>(rows[4 * v]) | static_cast<unsigned>(rows[4 * v + 1]) << 16,
+                               static_cast<unsigned>(rows[4 * v + 2]) | static_cast<unsigned>(rows[4 * v + 3]) << 16);
+        } else {
+#pragma unroll
+            for (int k = 0; k < Items; ++k) row_of[first + k] = static_cast<TileRow>(rows[k]);
+        }
+    }
+};
+
 // row_of[i] = the largest mark at or before item i, less `epoch` (0 where there is none), over the
 // whole tile (Items consecutive items a thread, a warp scan, then the warps in order); marks are
 // epoch + row, and whatever else row_of holds is below epoch, so that past the tile's items too
 // it writes rows below every later epoch. Run by the whole block; ends with a __syncthreads.
 template <class T, int Items>
 __device__ __forceinline__ void block_running_max_rows(LbsTileStorage<T, Items> &tile, int epoch) {
+    static_assert(sizeof(TileRow) == 2, "ThreadRows packs 16-bit rows");
     const int first = static_cast<int>(threadIdx.x) * Items;
     const unsigned lane = threadIdx.x % kWarpThreads, warp = threadIdx.x / kWarpThreads;
     int running[Items];
+    ThreadRows<Items>::load(tile.row_of, first, running);
     int latest = epoch;
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
-        latest = max(latest, static_cast<int>(tile.row_of[first + k]));
+        latest = max(latest, running[k]);
         running[k] = latest;
     }
     int through_lane[1] = {latest};
@@ -90,7 +127,8 @@ __device__ __forceinline__ void block_running_max_rows(LbsTileStorage<T, Items> 
     for (unsigned w = 0; w < kLbsThreads / kWarpThreads; ++w)
         if (w < warp) before = max(before, tile.warp_rows[w]);
 #pragma unroll
-    for (int k = 0; k < Items; ++k) tile.row_of[first + k] = static_cast<TileRow>(max(before, running[k]) - epoch);
+    for (int k = 0; k < Items; ++k) running[k] = max(before, running[k]) - epoch;
+    ThreadRows<Items>::store(tile.row_of, first, running);
     __syncthreads();
 }
 
@@ -154,10 +192,10 @@ __device__ __forceinline__ void store_tile_items(const F &f, const LbsTileStorag
 #pragma unroll 1
         for (int v = threadIdx.x; v < vectors; v += kLbsThreads) {
             const int first = head + v * kVector;
-            U run[kVector];
+            VectorRun<U> run;
 #pragma unroll
-            for (int k = 0; k < kVector; ++k) run[k] = item(first + k);
-            store_vector_evict_first(out + first, run);
+            for (int k = 0; k < kVector; ++k) run.put(k, item(first + k));
+            run.store_evict_first(out + first);
         }
         const int tail = head + vectors * kVector + static_cast<int>(threadIdx.x);  // fewer than kVector left
         if (tail < tile_items) store_evict_first(out + tail, item(tail));
