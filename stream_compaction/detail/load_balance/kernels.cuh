@@ -171,7 +171,8 @@ constexpr int lbs_min_blocks() {
 // bytes a thread (vector_store.cuh), each warp's stores covering 512 consecutive bytes, from the
 // output's first 16-byte boundary (the items before it, and after the last whole 16 bytes, one a
 // thread). The stores are evict-first: the offsets and values that the corner searches bring into
-// L2 are read again by the block's later tiles (the search alone took 5% less time with them).
+// L2 are read again by the block's later tiles (on an H100 at 2^28 the search alone read 78 MB of
+// DRAM with them, 127 MB before).
 template <class F, class T, int Items>
 __device__ __forceinline__ void store_tile_items(const F &f, const LbsTileStorage<T, Items> &tile,
                                                  long long item_start, long long row_start, int tile_items) {
