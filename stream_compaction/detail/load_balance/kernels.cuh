@@ -4,6 +4,7 @@
 // tile takes an equal share of it, whatever the segment sizes, finds the segment of each of its
 // items in shared memory, and then calls the caller's functor on its items in index order, so
 // that consecutive threads handle consecutive items (coalesced accesses in f).
+#include <stream_compaction/detail/block/tile_scan.cuh>
 #include <stream_compaction/detail/grid/array_access.cuh>
 #include <stream_compaction/detail/grid/merge_path.cuh>
 #include <stream_compaction/detail/grid/vector_store.cuh>
@@ -295,7 +296,7 @@ __device__ LbsBlockTiles lbs_block_corners(const Offset *offsets, long long segm
 }
 
 template <int MinBlocks, class Offset, class SV, class F>
-__global__ void __launch_bounds__(kLbsThreads, MinBlocks)
+__global__ void __launch_bounds__(kLbsThreads, resident_blocks(kLbsThreads, MinBlocks))
     transform_lbs_kernel(const Offset *offsets, long long segments, long long n, SV segment_values, F f) {
     using T = typename SV::value_type;
     constexpr int kItems = lbs_items_per_thread<T>();
