@@ -206,8 +206,8 @@ constexpr int kReduceMaxBlocks = 4096;
 // Load-balancing search (device/load_balance.cuh): threads per block and merge-path steps (work
 // items or segment ends) per thread; a tile is their product. Since 2026-11-26 a tile finds its
 // items' segments by a running maximum of segment marks (load_balance/kernels.cuh), whose cost per
-// thread hardly grows with the run: an H200 run of interval expand at 2^28 int32 outputs (uniform / power-law
-// segments) took 0.625 / 0.616 ms with the merge-path walk at 256 x 7 x 4 tiles a block, and with
+// thread hardly grows with the run: an H200 run of interval expand at 2^28 int32 outputs (uniform /
+// power-law segments) took 0.625 / 0.616 ms with the merge-path walk at 256 x 7 x 4 tiles a block, and with
 // the running maximum 0.610 / 0.608 at 256 x 7 x 4, 0.509 / 0.512 at 256 x 9 x 8, 0.508 / 0.510
 // at 256 x 11 x 8 (0.515 / 0.518 at 4 tiles a block), 0.499 / 0.516 at 256 x 13 x 8; 2^24:
 // 0.049 ms before, 0.042 at 256 x 11 x 4 or 8 (256 x 13 x 8: 0.050). Since the items are stored

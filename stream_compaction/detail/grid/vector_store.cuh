@@ -4,7 +4,6 @@
 // (bench/results/experiments/h100_2026-11-26_write_roofline.txt). The load-balancing search's
 // outputs take these where the output's alignment allows. (The merge's tile, already at the copy
 // bandwidth with a store an item, gained nothing from them.)
-#include <cstdint>
 #include <cstring>
 #include <type_traits>
 
@@ -16,11 +15,6 @@ namespace detail {
 template <class U>
 constexpr int kItemsPerVectorStore =
     std::is_trivially_copyable<U>::value && sizeof(U) == alignof(U) && sizeof(U) <= 8 ? 16 / sizeof(U) : 1;
-
-template <class U>
-__device__ __forceinline__ bool aligned_to_vector_store(const U *p) {
-    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
-}
 
 // The unsigned integer of U's size, for the cache-hinted stores (which take only built-in types).
 template <class U>
