@@ -32,25 +32,47 @@ constexpr bool kHasWarpRedux = (std::is_same_v<T, int> || std::is_same_v<T, unsi
                                (std::is_same_v<Op, Sum> || std::is_same_v<Op, Min> || std::is_same_v<Op, Max> ||
                                 std::is_same_v<Op, BitAnd> || std::is_same_v<Op, BitOr>);
 
+// The warp's one-instruction reduction of op over the lanes of `members`, every one of which must
+// call it (and no other lane). Only where kHasWarpRedux<T, Op>.
+template <class T, class Op>
+__device__ __forceinline__ T warp_redux(unsigned members, T x, Op) {
+    if constexpr (std::is_same_v<Op, Sum>) return __reduce_add_sync(members, x);
+    else if constexpr (std::is_same_v<Op, Min>) return __reduce_min_sync(members, x);
+    else if constexpr (std::is_same_v<Op, Max>) return __reduce_max_sync(members, x);
+    else if constexpr (std::is_same_v<Op, BitAnd>)
+        return static_cast<T>(__reduce_and_sync(members, static_cast<unsigned>(x)));
+    else return static_cast<T>(__reduce_or_sync(members, static_cast<unsigned>(x)));
+}
+
 // Lane 0 returns every lane's x combined, in any order (operators known to commute); the other
 // lanes return partial results. Needs all 32 lanes, each with a value. A redux.sync where the
 // hardware has it for op: one instruction where the shuffles are five dependent steps.
 template <class T, class Op>
 __device__ __forceinline__ T warp_reduce_all(T x, Op op) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if constexpr (kHasWarpRedux<T, Op>) {
-        if constexpr (std::is_same_v<Op, Sum>) return __reduce_add_sync(kFullMask, x);
-        else if constexpr (std::is_same_v<Op, Min>) return __reduce_min_sync(kFullMask, x);
-        else if constexpr (std::is_same_v<Op, Max>) return __reduce_max_sync(kFullMask, x);
-        else if constexpr (std::is_same_v<Op, BitAnd>) return static_cast<T>(__reduce_and_sync(kFullMask, static_cast<unsigned>(x)));
-        else return static_cast<T>(__reduce_or_sync(kFullMask, static_cast<unsigned>(x)));
-    } else
+    if constexpr (kHasWarpRedux<T, Op>) return warp_redux(kFullMask, x, op);
+    else
 #endif
     {
 #pragma unroll
         for (unsigned offset = 1; offset < kWarpThreads; offset *= 2) x = op(x, shfl_down(x, offset));
         return x;
     }
+}
+
+// Lane 0 returns the x of lanes [0, lanes) combined, in any order (operators known to commute;
+// 1 <= lanes <= 32); the other lanes return partial results. Needs all 32 lanes; lanes >= `lanes`
+// may hold anything.
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce_first(T x, unsigned lanes, Op op) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (kHasWarpRedux<T, Op>) {
+        const unsigned members = lanes == kWarpThreads ? kFullMask : (1u << lanes) - 1;
+        if (threadIdx.x % kWarpThreads < lanes) x = warp_redux(members, x, op);
+        return x;
+    } else
+#endif
+        return warp_reduce_prefix(x, lanes, op);
 }
 
 }  // namespace detail
