@@ -202,6 +202,20 @@ constexpr int kReducePieceBytes = 256;
 // sized for it. The grid is otherwise the resident blocks per SM times the SMs (1056 for 256
 // threads on an H100).
 constexpr int kReduceMaxBlocks = 4096;
+// Inputs of a few striped tiles (operators known to commute) take no partials in global memory and
+// no ticket: up to a tile of kReduceWideBlockThreads threads, whatever the block size, are one
+// block's single tile, read in one round of loads; and on sm_90 and later, up to
+// kReduceClusterTilesPerBlock tiles of the block size a block are folded by one thread block
+// cluster of up to kReduceClusterMaxBlocks blocks (the portable cluster size), their totals combined
+// in the first block's shared memory (grid/cluster_done.cuh). H100, 2026-11-27, int sums, ten calls
+// in a graph / per call against CUB: 8192 and 16384 ints (a wide block) 1.58-1.75 us / 1.63-1.80x,
+// from 3.82-3.87 us / 1.23-1.35x with partials and a ticket (CUB 2.68-2.76 us in a graph); 32768,
+// 65536 and 131072 (a cluster) 2.95-3.00 / 3.17-3.22 / 3.57-3.63 us, from 3.88-3.98 (CUB 2.77-2.90).
+// One wide block folding 2 to 8 wide tiles in turn was slower (3.7-5.5 us in a graph), as was a
+// cluster of wide blocks (4.2-4.3 us).
+constexpr std::size_t kReduceWideBlockThreads = 1024;
+constexpr std::size_t kReduceClusterMaxBlocks = 8;
+constexpr std::size_t kReduceClusterTilesPerBlock = 4;
 
 // Load-balancing search (device/load_balance.cuh): threads per block and merge-path steps (work
 // items or segment ends) per thread; a tile is their product. Since 2026-11-26 a tile finds its

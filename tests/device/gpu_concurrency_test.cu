@@ -2,7 +2,7 @@
 // two calls behind them start at nearly the same moment and overlap (large n keeps them running
 // long enough); nothing synchronizes in between.
 //   - Two calls with separate temporary storage (scan + scan, select + scan, segmented reduce +
-//     scan, reduction + maximum segment sum): both results right.
+//     scan, reduction + maximum segment sum, two reductions of a few tiles): both results right.
 //   - One Spmv object called on two streams at once with different x and y (several calls queued
 //     on each), through the overload that allocates its storage per call and through the one
 //     that takes the caller's (storage of its own per stream): the contract is that this is safe
@@ -123,6 +123,33 @@ TEST_F(GpuConcurrency, ReduceAndMaxSegmentSumWithSeparateStorage) {
         EXPECT_EQ(download(d_sum, 1)[0], SC::CPU::sum(static_cast<int>(n), a.data())) << "int sum";
         EXPECT_TRUE(download(d_best, 1)[0] == SC::CPU::maxSegmentSum(static_cast<int>(n), b.data()))
             << "maximum segment sum";
+    }
+}
+
+// Two sums of a few tiles, each one launch of one cluster (sm_90 on; elsewhere the striped kernel
+// and a ticket), and the inputs changed between rounds.
+TEST_F(GpuConcurrency, TwoSumsOfAFewTilesEach) {
+    const std::size_t n = 40003;  // 10 tiles of 256 threads: a cluster of 5 blocks folding 2 each
+    DeviceArena arena;
+    int *d_a = arena.make<int>(n), *d_b = arena.make<int>(n);
+    int *d_a_sum = arena.make<int>(1), *d_b_sum = arena.make<int>(1);
+    const std::size_t bytes = SC::reduce_temp_bytes<int>(n);
+    void *d_a_temp = arena.make<char>(bytes);
+    void *d_b_temp = arena.make<char>(bytes);
+    std::mt19937 rng(freshSeed());
+    for (int round = 0; round < kRounds; ++round) {
+        SCOPED_TRACE("round " + std::to_string(round));
+        const std::vector<int> a = randomInts(n, rng), b = randomInts(n, rng, -50, 50);
+        upload(0, d_a, a);
+        upload(0, d_b, b);
+        poison(0, d_a_sum, sizeof(int));
+        poison(0, d_b_sum, sizeof(int));
+        SC_CUDA_CHECK(cudaDeviceSynchronize());
+        ASSERT_TRUE(runTogether(
+            arena, [&](cudaStream_t s) { SC::reduce(d_a, d_a_sum, n, SC::Sum{}, 0, d_a_temp, bytes, s); },
+            [&](cudaStream_t s) { SC::reduce(d_b, d_b_sum, n, SC::Sum{}, 0, d_b_temp, bytes, s); }));
+        EXPECT_EQ(download(d_a_sum, 1)[0], SC::CPU::sum(static_cast<int>(n), a.data())) << "first sum";
+        EXPECT_EQ(download(d_b_sum, 1)[0], SC::CPU::sum(static_cast<int>(n), b.data())) << "second sum";
     }
 }
 

@@ -224,10 +224,11 @@ auto randomOf() {
 }
 
 // 0 to 3; for 4- and 8-byte items (16-byte vectors of 4 and 2), the striped kernel's tile
-// (threads x vector x kReduceVectorsPerThread: the single-tile kernel's whole tile) and its first row
-// (from there every thread of the single-tile kernel has an item), with their neighbours; the
-// ordered kernel's tile (threads x its piece); and sizes that are not powers of two, up to tens of
-// blocks (ManyBlocksEachFoldingSeveralTilesAndPieces goes past the resident grid).
+// (threads x vector x kReduceVectorsPerThread: the single-tile kernel's whole tile), its first row
+// (from there every thread of the single-tile kernel has an item), the most one wide block reads
+// as one tile and the most one cluster folds, with their neighbours; the ordered kernel's tile (threads x its piece); and sizes that are
+// not powers of two, up to tens of blocks (ManyBlocksEachFoldingSeveralTilesAndPieces goes past the
+// resident grid).
 std::vector<std::size_t> reduceSizes(int threads) {
     const std::size_t striped = std::size_t(threads) * 4 * SC::kReduceVectorsPerThread;
     const std::size_t ordered = std::size_t(std::min(threads, SC::detail::kOrderedMaxThreads)) * SC::detail::piece_items<int>();
@@ -236,6 +237,11 @@ std::vector<std::size_t> reduceSizes(int threads) {
     for (const std::size_t vector : {4, 2}) {
         edges.push_back(std::size_t(threads) * vector);
         edges.push_back(std::size_t(threads) * vector * SC::kReduceVectorsPerThread);
+        // The most one wide block reads as one tile, and the most one cluster folds (sm_90 on; the
+        // striped grid and a ticket from one item more).
+        edges.push_back(SC::kReduceWideBlockThreads * vector * SC::kReduceVectorsPerThread);
+        edges.push_back(std::size_t(threads) * vector * SC::kReduceVectorsPerThread * SC::kReduceClusterMaxBlocks *
+                        SC::kReduceClusterTilesPerBlock);
     }
     for (const std::size_t edge : edges)
         for (const std::size_t n : {edge - 1, edge, edge + 1}) sizes.push_back(n);
@@ -662,7 +668,8 @@ TEST_F(GpuReduceGraph, ReductionsSharingOneStorageWithOrdinaryCallsBetween) {
 }
 
 TEST_F(GpuReduceGraph, TransformReduceAndMaxSegmentSumOfSmallInputs) {
-    // One block: the launch writes its result without partials or tickets; a few blocks: it takes them.
+    // One block: the launch writes its result without partials or tickets; a few blocks: the sum of
+    // squares is one cluster (sm_90 on), the maximum segment sum takes partials and a ticket.
     for (const std::size_t n : {std::size_t(100), std::size_t(20000)}) {
         SCOPED_TRACE("n = " + std::to_string(n));
         DeviceArena arena;

@@ -77,7 +77,10 @@ unsigned resident_grid(const void *kernel, const char *name, int threads, std::s
     return grid;
 }
 
-bool device_has_bulk_copy() {
+namespace {
+
+// The current device's compute capability is at least 9.0 (Hopper). Looked up once per device.
+bool device_is_sm90_or_later() {
     int device = 0;
     SC_CUDA_CHECK(cudaGetDevice(&device));
     static std::mutex mutex;
@@ -89,6 +92,12 @@ bool device_has_bulk_copy() {
     SC_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
     return by_device.emplace(device, major >= 9).first->second;
 }
+
+}  // namespace
+
+bool device_has_bulk_copy() { return device_is_sm90_or_later(); }
+
+bool device_has_clusters() { return device_is_sm90_or_later(); }
 
 }  // namespace detail
 }  // namespace StreamCompaction

@@ -23,6 +23,30 @@ void launch(void (*kernel)(Params...), const LaunchSite &site, unsigned blocks, 
     if (status != cudaSuccess) throw_cuda_error(status, site.name, site.file, site.line);
 }
 
+// Launches kernel over `blocks` blocks that form one thread block cluster (at most 8, the portable
+// cluster size; only where device_has_clusters()), after prepare_launch, and checks the launch.
+template <class... Params, class... Args>
+void launch_one_cluster(void (*kernel)(Params...), const LaunchSite &site, unsigned blocks, int threads,
+                        std::size_t dynamic_shared_bytes, cudaStream_t stream, Args &&...args) {
+    prepare_launch(reinterpret_cast<const void *>(kernel), site.name, threads, dynamic_shared_bytes);
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = blocks;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(static_cast<unsigned>(threads));
+    config.dynamicSmemBytes = dynamic_shared_bytes;
+    config.stream = stream;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    cudaError_t status = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+    const cudaError_t last = cudaGetLastError();  // cleared either way, as after a <<<>>> launch
+    if (status == cudaSuccess) status = last;
+    if (status != cudaSuccess) throw_cuda_error(status, site.name, site.file, site.line);
+}
+
 // The look-back sleeps of a launch of `tiles` tiles of `kernel` (look_back_delay, tuning/policies.h):
 // `tuned` when the tiles are several waves of the blocks resident at once, none otherwise.
 template <class... Params>

@@ -40,6 +40,10 @@ unsigned resident_grid(const void *kernel, const char *name, int threads, std::s
 // later; the staged scan needs them). Looked up once per device.
 bool device_has_bulk_copy();
 
+// Whether the current device launches thread block clusters (compute capability 9.0 and later;
+// the small reductions' one-cluster launch needs them). Looked up once per device.
+bool device_has_clusters();
+
 // Whether `p` may be read in accesses of `alignment` bytes (a kernel's vectorized path).
 inline bool aligned_to(const void *p, std::size_t alignment) {
     return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;

@@ -1,6 +1,7 @@
 #pragma once
 // The reductions' dispatch: temporary storage, block sizes, grids and the launches of each strategy.
 // Arguments are checked by the callers (device/reduce.cuh) before anything here runs.
+#include <stream_compaction/detail/grid/cluster_done.cuh>
 #include <stream_compaction/detail/grid/last_block.cuh>
 #include <stream_compaction/detail/host/call_tag.h>
 #include <stream_compaction/detail/host/launch.cuh>
@@ -138,6 +139,31 @@ void launch_single_tile(Items items, std::size_t n, Op op, Finish finish, int th
            items, count, op, finish);
 }
 
+// Threads that hold n items at one striped tile row each (n / (vector x kReduceVectorsPerThread)),
+// in whole warps.
+template <class T>
+std::size_t one_round_threads(std::size_t n) {
+    return ceil_div(n, striped_tile_items<T>(kWarpThreads)) * kWarpThreads;
+}
+
+// Inputs of a few striped tiles (sm_90 on): the striped kernel as one cluster of the fewest blocks,
+// at most kReduceClusterMaxBlocks, that take the tiles evenly; thread 0 of the first hands the total
+// to finish.
+template <class T, class Op, class Items, class Finish>
+void launch_striped_cluster(Items items, std::size_t n, Op op, Finish finish, int threads, cudaStream_t stream) {
+    using Done = ClusterDone<T, Finish>;
+    const std::size_t tiles = ceil_div(n, striped_tile_items<T>(threads));
+    const std::size_t per_block = ceil_div(tiles, kReduceClusterMaxBlocks);
+    const auto blocks = static_cast<unsigned>(ceil_div(tiles, per_block));
+    const char *name = "striped_reduce_kernel";
+    if constexpr (Items::kCanVectorize)
+        if (items.vectorizable())
+            return launch_one_cluster(striped_reduce_kernel<T, Op, Items, Done, true>, name, blocks, threads, 0, stream,
+                                      items, n, op, Done{finish});
+    launch_one_cluster(striped_reduce_kernel<T, Op, Items, Done, false>, name, blocks, threads, 0, stream, items, n, op,
+                       Done{finish});
+}
+
 // Ordered kernel: its block size is the caller's, at most kOrderedMaxThreads, halved until the
 // staging area and the block's reduce storage fit in the device's shared memory.
 template <class Item, class Acc>
@@ -183,7 +209,9 @@ void launch_ordered(Items items, std::size_t n, Fold fold, Done done, cudaStream
 }
 
 // One launch: *d_out = op(identity, every item in order). Operators known to commute take the
-// single-tile kernel for one tile and the striped kernel above, any other the ordered one. n > 0;
+// single-tile kernel for one tile of the block size, or of a block up to kReduceWideBlockThreads
+// wide; one cluster of striped blocks for a few tiles more (sm_90 on); and the striped kernel with
+// the last block's combine above that. Any other operator takes the ordered kernel. n > 0;
 // d_temp holds chunked_layout<T, T>(n).
 template <class T, class Op, class Items>
 void chunked_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, void *d_temp, cudaStream_t stream) {
@@ -193,6 +221,13 @@ void chunked_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, voi
         // The block size read once: the tile it sizes is the tile the kernel reads.
         const int threads = checked_block_size(block_sizes().reduce);
         if (n <= striped_tile_items<T>(threads)) return launch_single_tile<T>(items, n, op, finish, threads, stream);
+        // Inputs of a few tiles: no partials in global memory and no ticket.
+        const std::size_t needed = one_round_threads<T>(n);
+        if (needed <= kReduceWideBlockThreads)
+            return launch_single_tile<T>(items, n, op, finish, static_cast<int>(needed), stream);
+        if (n <= kReduceClusterMaxBlocks * kReduceClusterTilesPerBlock * striped_tile_items<T>(threads) &&
+            device_has_clusters())
+            return launch_striped_cluster<T>(items, n, op, finish, threads, stream);
     }
     const auto pieces = chunked_layout<T, T>(n).carve(d_temp);
     const LastBlockDone<T, Finish> done{reinterpret_cast<T *>(pieces[1]), reinterpret_cast<CallState *>(pieces[0]),

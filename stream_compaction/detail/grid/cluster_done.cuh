@@ -1,0 +1,50 @@
+#pragma once
+// Combining the blocks of a one-launch reduction whose grid is one thread block cluster (sm_90 on):
+// each block's thread 0 writes its partial into the first block's shared memory (distributed shared
+// memory), the cluster's barrier orders those writes before that block reads them, and its first
+// warp combines them in block order. No partials in global memory, no ticket, no fence: nothing
+// outlives the launch, so graph replay and calls on overlapping streams need nothing more.
+#include <stream_compaction/detail/block/tile_scan.cuh>  // shared_storage
+#include <stream_compaction/detail/warp/warp_reduce.cuh>
+#include <stream_compaction/tuning/policies.h>
+
+#include <cooperative_groups.h>
+
+namespace StreamCompaction {
+namespace detail {
+
+template <class Acc>
+struct ClusterPartials {
+    Acc values[kReduceClusterMaxBlocks];
+};
+
+// The end of every block of a reduction launched as one cluster of at most kReduceClusterMaxBlocks
+// blocks (launch_one_cluster), the blocks holding consecutive parts of the input (or any parts, for
+// an operator that commutes): thread 0's `block_total` is its block's part combined; the launch's
+// result goes to finish(total), called by one thread. Every thread of every block must call it.
+template <class Acc, class Finish>
+struct ClusterDone {
+    Finish finish;
+
+    template <class Combine>
+    __device__ __forceinline__ void operator()(const Acc &block_total, Combine combine) const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+        auto &partials = shared_storage<ClusterPartials<Acc>>();
+        const unsigned rank = cluster.block_rank();
+        if (threadIdx.x == 0) cluster.map_shared_rank(&partials, 0)->values[rank] = block_total;
+        cluster.sync();  // every block's write to the first block is visible to it
+        if (rank == 0 && threadIdx.x < kWarpThreads) {
+            const unsigned blocks = cluster.num_blocks();
+            const unsigned lane = threadIdx.x;
+            const Acc total = warp_reduce_prefix(partials.values[lane < blocks ? lane : 0], blocks, combine);
+            if (lane == 0) finish(total);
+        }
+#else
+        __trap();  // launched only where the device has clusters (device_has_clusters)
+#endif
+    }
+};
+
+}  // namespace detail
+}  // namespace StreamCompaction
