@@ -21,10 +21,21 @@ struct ClusterPartials {
 // The end of every block of a reduction launched as one cluster of at most kReduceClusterMaxBlocks
 // blocks (launch_one_cluster), the blocks holding consecutive parts of the input (or any parts, for
 // an operator that commutes): thread 0's `block_total` is its block's part combined; the launch's
-// result goes to finish(total), called by one thread. Every thread of every block must call it.
+// result goes to finish(total), called by one thread. Every thread of every block calls begin()
+// as the kernel's first step and the operator at its end.
+//
+// Another block's shared memory may be written only once that block runs: begin() arrives at the
+// cluster's barrier, and the operator waits there before its write, so the wait costs nothing once
+// the blocks have loaded their parts. The second barrier orders the writes before the reads.
 template <class Acc, class Finish>
 struct ClusterDone {
     Finish finish;
+
+    __device__ __forceinline__ void begin() const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+        asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+#endif
+    }
 
     template <class Combine>
     __device__ __forceinline__ void operator()(const Acc &block_total, Combine combine) const {
@@ -32,6 +43,7 @@ struct ClusterDone {
         const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
         auto &partials = shared_storage<ClusterPartials<Acc>>();
         const unsigned rank = cluster.block_rank();
+        asm volatile("barrier.cluster.wait.aligned;" ::: "memory");  // every block of the cluster runs
         if (threadIdx.x == 0) cluster.map_shared_rank(&partials, 0)->values[rank] = block_total;
         cluster.sync();  // every block's write to the first block is visible to it
         if (rank == 0 && threadIdx.x < kWarpThreads) {

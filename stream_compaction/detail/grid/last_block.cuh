@@ -50,6 +50,8 @@ struct LastBlockDone {
     u64 call_tag;
     Finish finish;
 
+    __device__ __forceinline__ void begin() const {}  // the kernel's first step (ClusterDone's contract)
+
     template <class Combine>
     __device__ __forceinline__ void operator()(const Acc &block_total, Combine combine) const {
         if (gridDim.x == 1) {  // the whole input in one block: no partials, no ticket

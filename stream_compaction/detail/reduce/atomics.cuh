@@ -81,6 +81,7 @@ __device__ __forceinline__ void atomic_fold(T *out, const T &value, Op op) {
 template <class T, class Op>
 struct AtomicDone {
     T *out;
+    __device__ __forceinline__ void begin() const {}  // the kernel's first step (ClusterDone's contract)
     template <class Combine>
     __device__ __forceinline__ void operator()(const T &block_total, Combine) const {
         if (threadIdx.x == 0) atomic_fold(out, block_total, Op{});

@@ -2,9 +2,10 @@
 // The chunked reduction's kernels: one launch on a grid sized to the GPU; each thread folds its
 // share of the input sequentially (Brent: O(n / p) steps on p threads, then O(log p) to combine),
 // the block's threads are combined in order (block_reduce.cuh), and the blocks by `done`: the
-// last block to finish (grid/last_block.cuh), or one atomic each (atomics.cuh). Every block gets
-// a non-empty part of the input; in the ordered kernel the parts are contiguous and follow each
-// other in block order.
+// last block to finish (grid/last_block.cuh), one atomic each (atomics.cuh), or the first block of
+// a one-cluster grid (grid/cluster_done.cuh); done.begin() is each kernel's first step. Every block
+// gets a non-empty part of the input; in the ordered kernel the parts are contiguous and follow
+// each other in block order.
 #include <stream_compaction/detail/block/block_reduce.cuh>
 #include <stream_compaction/detail/block/tile_scan.cuh>
 #include <stream_compaction/detail/reduce/folds.cuh>
@@ -26,6 +27,7 @@ namespace detail {
 // far apart: commutative operators only. The grid is at most the tiles, so every block has one.
 template <class T, class Op, class Items, class BlocksDone, bool Vectorized>
 __global__ void __launch_bounds__(1024) striped_reduce_kernel(Items items, std::size_t n, Op op, BlocksDone done) {
+    done.begin();
     constexpr int VEC = vector_items<T>();
     constexpr int R = kReduceVectorsPerThread;
     const std::size_t row_items = static_cast<std::size_t>(blockDim.x) * VEC;
@@ -162,6 +164,7 @@ constexpr int kOrderedMaxThreads = 512;
 template <class Fold, class Items, class BlocksDone, bool Vectorized>
 __global__ void __launch_bounds__(kOrderedMaxThreads) ordered_reduce_kernel(Items items, std::size_t n, Fold fold,
                                                               std::size_t pieces_per_lane, BlocksDone done) {
+    done.begin();
     using Item = typename Fold::Item;
     using Acc = typename Fold::Acc;
     constexpr int VEC = vector_items<Item>();
