@@ -16,11 +16,14 @@
 //                  cuda::execution::require(cuda::execution::determinism::run_to_run): bitwise the
 //                  same result on every run on one GPU, by a fixed reduction order)
 //   scan_double    the same three for double
+//   reduce sum/max int32 cub::DeviceReduce::Sum and Reduce with a maximum, on sc_bench's reduce
+//                  inputs (--only reduce; uniform ints in [-50, 50])
 // The inputs are sc_bench's: uniform ints in [0, 100) from the same hash and seed (converted for
 // int64, float and double), rotated through copies larger than L2. Every result is checked on copy
 // 0 against a reference computed on the device (last element of the scan, count kept); the
 // run_to_run rows must also give the same bits on two runs.
 #include <cub/device/device_partition.cuh>
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <cub/version.cuh>
@@ -41,6 +44,7 @@
 #include <stream_compaction/support/device_buffer.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -68,13 +72,14 @@ using StreamCompaction::DeviceBuffer;
 const char kUsage[] =
     "usage: sc_bench_cccl_next [--only PARTS] [--runs N] [--max-log2 N] [--csv FILE] [--help]\n"
     "Times CUB of the CCCL it was built against (cmake -DSC_CCCL_NEXT=DIR) on sc_bench's inputs and sizes:\n"
-    "int32 scan, compaction (5, 50, 95% kept), partition (50% true), and int64, float and double scans,\n"
-    "float and double also through the environment API with and without\n"
+    "int32 scan, compaction (5, 50, 95% kept), partition (50% true), int64, float and double scans,\n"
+    "and int32 reductions (sum and maximum, sc_bench's reduce part), the float and double scans\n"
+    "also through the environment API with and without\n"
     "cuda::execution::determinism::run_to_run. CUDA events, median of N runs after 3 warm-ups, as sc_bench.\n"
     "Also, for sc_bench's merge part, DeviceFind::LowerBoundSortedValues and LowerBound and DeviceMerge, and for\n"
     "its segmented-sort part, DeviceSegmentedSort::StableSortKeys and StableSortPairs, and for its segmented\n"
     "part, DeviceScan::ExclusiveSumByKey and DeviceSegmentedScan::ExclusiveSegmentedSum, on the same inputs.\n"
-    "Takes sc_bench's flags, so one argument list serves both: --only (scan, merge, segmented-sort,\n"
+    "Takes sc_bench's flags, so one argument list serves both: --only (scan, reduce, merge, segmented-sort,\n"
     "segmented), --runs, --max-log2 as in sc_bench; --all, --sweep, --no-sweep, --matrix-dir are accepted\n"
     "and ignored.\n"
     "  --csv FILE    write every result as CSV in sc_bench's columns; merge it into sc_bench's CSV of the\n"
@@ -420,6 +425,68 @@ private:
     int timed_fallbacks_ = 0;  // environment-API calls that allocated after their storage had grown
 };
 
+// sc_bench's reduce inputs (bench/cases/reduce.cu, restated without the project's headers): the
+// hash of the index, in [-50, 50].
+constexpr std::uint32_t kReduceSeed = 0x5eed2026u;
+__global__ void fill_signed(int *out, std::size_t count, std::uint32_t seed) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        out[i] = static_cast<int>(bench::index_hash(i, seed) % 101u) - 50;
+}
+
+struct MaxOf {
+    __host__ __device__ int operator()(const int &a, const int &b) const { return a < b ? b : a; }
+};
+
+// DeviceReduce::Sum and Reduce with a maximum at the scan part's sizes, as sc_bench's reduce part
+// times the toolkit's: copy 0 checked against the host, then the median over rotating copies.
+void run_reduce_anchors(const bench::Options &options, bench::Report &report, const std::string &name,
+                        cudaStream_t stream) {
+    const std::vector<Size> sizes = bench::scan_sizes(options.max_log2);
+    const std::size_t largest = sizes.back().n;
+    const std::size_t pool = std::max(bench::kPoolMinElems, bench::copy_stride(largest));
+    DeviceBuffer<int> in(pool), result(1);
+    fill_signed<<<bench::fill_blocks(pool), bench::kFillThreads, 0, stream>>>(in.get(), pool, kReduceSeed);
+    SC_CHECK_LAUNCH(fill_signed);
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<int> host(largest);
+    in.copy_to_host(host.data(), host.size());
+    std::size_t sum_bytes = 0, max_bytes = 0;
+    SC_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, sum_bytes, in.get(), result.get(), static_cast<int>(largest)));
+    SC_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, max_bytes, in.get(), result.get(), static_cast<int>(largest),
+                                            MaxOf{}, INT_MIN));
+    DeviceBuffer<char> temp(std::max(sum_bytes, max_bytes));
+    for (const Size &size : sizes) {
+        std::fprintf(stderr, "[%s reduce] n=%s\n", name.c_str(), size.label.c_str());
+        const std::size_t n = size.n;
+        Rotation rotation(n, pool);
+        long long sum = 0;
+        int most = INT_MIN;
+        for (std::size_t i = 0; i < n; ++i) {
+            sum += host[i];
+            most = std::max(most, host[i]);
+        }
+        const auto row = [&](const char *param, int expected, auto &&call) {
+            call(0);
+            const bool ok = read_back(result.get(), stream) == expected;
+            Measurement m{"reduce", name, size, param, bench::median_ms(stream, rotation, options.runs, call),
+                          4.0 * n, 0, ok};
+            m.anchor = true;
+            report.add(m, true);
+        };
+        row("sum", static_cast<int>(static_cast<std::uint32_t>(sum)), [&](std::size_t at) {
+            std::size_t bytes = temp.bytes();
+            SC_CUDA_CHECK(cub::DeviceReduce::Sum(temp.get(), bytes, in.get() + at, result.get(), static_cast<int>(n),
+                                                 stream));
+        });
+        row("max", most, [&](std::size_t at) {
+            std::size_t bytes = temp.bytes();
+            SC_CUDA_CHECK(cub::DeviceReduce::Reduce(temp.get(), bytes, in.get() + at, result.get(), static_cast<int>(n),
+                                                    MaxOf{}, INT_MIN, stream));
+        });
+    }
+}
+
 int run(const bench::Options &options) {
     const bench::CsvFile csv = bench::start_report(
         "sc_bench_cccl_next", options,
@@ -428,13 +495,14 @@ int run(const bench::Options &options) {
     const auto runs = [&](const char *part) {
         return std::find(options.parts.begin(), options.parts.end(), part) != options.parts.end();
     };
-    if (!runs("scan") && !runs("merge") && !runs("segmented-sort") && !runs("segmented")) {
-        std::printf("nothing to time: --only names none of scan, merge, segmented-sort, segmented\n");
+    if (!runs("scan") && !runs("reduce") && !runs("merge") && !runs("segmented-sort") && !runs("segmented")) {
+        std::printf("nothing to time: --only names none of scan, reduce, merge, segmented-sort, segmented\n");
         return 0;
     }
     bench::Report report(csv.get());
     if (runs("scan")) Anchors(options, report).run();
     const bench::Stream stream;
+    if (runs("reduce")) run_reduce_anchors(options, report, implementation_name(), stream.get());
     if (runs("merge")) bench::run_merge_anchors(options, report, implementation_name(), stream.get());
     if (runs("segmented-sort")) bench::run_segmented_sort_anchors(options, report, implementation_name(), stream.get());
     if (runs("segmented")) bench::run_segmented_anchors(options, report, implementation_name(), stream.get());
