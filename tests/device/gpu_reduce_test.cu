@@ -226,9 +226,9 @@ auto randomOf() {
 // 0 to 3; for 4- and 8-byte items (16-byte vectors of 4 and 2), the striped kernel's tile
 // (threads x vector x kReduceVectorsPerThread: the single-tile kernel's whole tile), its first row
 // (from there every thread of the single-tile kernel has an item), the most one wide block reads
-// as one tile and the most one cluster folds, with their neighbours; the ordered kernel's tile (threads x its piece); and sizes that are
-// not powers of two, up to tens of blocks (ManyBlocksEachFoldingSeveralTilesAndPieces goes past the
-// resident grid).
+// as one tile and the most one cluster folds, with their neighbours; the ordered kernel's tile
+// (threads x its piece); and sizes that are not powers of two, up to tens of blocks
+// (ManyBlocksEachFoldingSeveralTilesAndPieces goes past the resident grid).
 std::vector<std::size_t> reduceSizes(int threads) {
     const std::size_t striped = std::size_t(threads) * 4 * SC::kReduceVectorsPerThread;
     const std::size_t ordered = std::size_t(std::min(threads, SC::detail::kOrderedMaxThreads)) * SC::detail::piece_items<int>();
@@ -581,9 +581,10 @@ class GpuReduceGraph : public RobustGpuTest {};
 
 }  // namespace
 
-// Also one tile's worth, which the chunked strategy reduces in its single-tile kernel (16-byte loads).
+// Also one tile's worth, which the chunked strategy reduces in its single-tile kernel (16-byte loads),
+// a few tiles in one wide block (10000) and more in one cluster (60000, sm_90 on).
 TEST_F(GpuReduceGraph, EveryStrategyOfAnIntSum) {
-    for (const std::size_t n : {std::size_t(1000), kGraphN}) {
+    for (const std::size_t n : {std::size_t(1000), std::size_t(10000), std::size_t(60000), kGraphN}) {
         for (const ReduceStrategy strategy : kAll) {
             SCOPED_TRACE(std::string(SC::reduce_strategy_name(strategy)) + ", n = " + std::to_string(n));
             DeviceArena arena;
@@ -735,7 +736,8 @@ template <class Launch>
 
 TEST_P(GpuReduceAlignment, EveryReductionWithStorageAtThisOffset) {
     const std::size_t offset = GetParam();
-    for (const std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(100003)}) {
+    // 10000 ints: one wide block; 100003: one cluster (sm_90 on); neither touches the storage.
+    for (const std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(10000), std::size_t(100003)}) {
         SCOPED_TRACE("n = " + std::to_string(n) + ", storage offset " + std::to_string(offset));
         const std::vector<int> in = randomVector<int>(n, freshSeed());
         const std::vector<Mat2> matrices = randomVector<Mat2>(n, freshSeed());
