@@ -5,7 +5,8 @@
 // bench/plot/anchors.py to merge into sc_bench's CSV of the same GPU call.
 //
 // What it times, at every size of sc_bench's scan part (and with its --runs, --max-log2, --only; the
-// merge, segmented-sort and segmented parts' rows: cccl_next_merge.cu):
+// merge, segmented-sort and segmented parts' rows: cccl_next_merge.cu; the by-key part's:
+// cccl_next_by_key.cu):
 //   scan           int32 cub::DeviceScan::ExclusiveSum          (sc_bench's "scan")
 //   compact 5/50/95 cub::DeviceSelect::If, x < 5 / 50 / 95     (sc_bench's "compact")
 //   partition 50   cub::DevicePartition::If, x < 50            (sc_bench's "partition")
@@ -78,9 +79,11 @@ const char kUsage[] =
     "cuda::execution::determinism::run_to_run. CUDA events, median of N runs after 3 warm-ups, as sc_bench.\n"
     "Also, for sc_bench's merge part, DeviceFind::LowerBoundSortedValues and LowerBound and DeviceMerge, and for\n"
     "its segmented-sort part, DeviceSegmentedSort::StableSortKeys and StableSortPairs, and for its segmented\n"
-    "part, DeviceScan::ExclusiveSumByKey and DeviceSegmentedScan::ExclusiveSegmentedSum, on the same inputs.\n"
+    "part, DeviceScan::ExclusiveSumByKey and DeviceSegmentedScan::ExclusiveSegmentedSum, and for its by-key\n"
+    "part, DeviceReduce::ReduceByKey, DeviceSelect::Unique, DeviceRunLengthEncode::Encode and\n"
+    "DeviceHistogram::HistogramEven, on the same inputs.\n"
     "Takes sc_bench's flags, so one argument list serves both: --only (scan, reduce, merge, segmented-sort,\n"
-    "segmented), --runs, --max-log2 as in sc_bench; --all, --sweep, --no-sweep, --matrix-dir are accepted\n"
+    "segmented, by-key), --runs, --max-log2 as in sc_bench; --all, --sweep, --no-sweep, --matrix-dir are accepted\n"
     "and ignored.\n"
     "  --csv FILE    write every result as CSV in sc_bench's columns; merge it into sc_bench's CSV of the\n"
     "                same run with: python3 bench/plot/anchors.py BENCH.csv FILE\n"
@@ -495,8 +498,9 @@ int run(const bench::Options &options) {
     const auto runs = [&](const char *part) {
         return std::find(options.parts.begin(), options.parts.end(), part) != options.parts.end();
     };
-    if (!runs("scan") && !runs("reduce") && !runs("merge") && !runs("segmented-sort") && !runs("segmented")) {
-        std::printf("nothing to time: --only names none of scan, reduce, merge, segmented-sort, segmented\n");
+    if (!runs("scan") && !runs("reduce") && !runs("merge") && !runs("segmented-sort") && !runs("segmented") &&
+        !runs("by-key")) {
+        std::printf("nothing to time: --only names none of scan, reduce, merge, segmented-sort, segmented, by-key\n");
         return 0;
     }
     bench::Report report(csv.get());
@@ -506,6 +510,7 @@ int run(const bench::Options &options) {
     if (runs("merge")) bench::run_merge_anchors(options, report, implementation_name(), stream.get());
     if (runs("segmented-sort")) bench::run_segmented_sort_anchors(options, report, implementation_name(), stream.get());
     if (runs("segmented")) bench::run_segmented_anchors(options, report, implementation_name(), stream.get());
+    if (runs("by-key")) bench::run_by_key_anchors(options, report, implementation_name(), stream.get());
     if (report.mismatches() > 0) {
         std::fprintf(stderr, "sc_bench_cccl_next: %d results differ from their reference (rows marked MISMATCH, ok=0)\n",
                      report.mismatches());

@@ -48,18 +48,6 @@ struct IntLess {
     __host__ __device__ bool operator()(int a, int b) const { return a < b; }
 };
 
-// Runs `run` on copy 0, checks it, times it; one anchor row.
-void time_row(const Options &options, Report &report, const char *operation, const Size &size, const std::string &param,
-              double bytes, const std::string &name, Rotation &rotation, cudaStream_t stream,
-              const std::function<void(std::size_t)> &run, const std::function<bool()> &check) {
-    run(0);
-    const bool ok = check();
-    if (!ok) std::fprintf(stderr, "warning: %s %s n=%s %s: check failed\n", name.c_str(), operation, size.label.c_str(), param.c_str());
-    Measurement m{operation, name, size, param, median_ms(stream, rotation, options.runs, run), bytes, 0, ok};
-    m.anchor = true;
-    report.add(m);
-}
-
 void merge_rows(const Options &options, Report &report, const std::string &name, const Size &size, cudaStream_t stream) {
     using namespace sorted_inputs;
     const std::size_t n = size.n, na = n / 2, nb = n - na;
@@ -229,6 +217,17 @@ void segmented_scan_rows(const Options &options, Report &report, const std::stri
 }
 
 }  // namespace
+
+void time_row(const Options &options, Report &report, const char *operation, const Size &size, const std::string &param,
+              double bytes, const std::string &name, Rotation &rotation, cudaStream_t stream,
+              const std::function<void(std::size_t)> &run, const std::function<bool()> &check) {
+    run(0);
+    const bool ok = check();
+    if (!ok) std::fprintf(stderr, "warning: %s %s n=%s %s: check failed\n", name.c_str(), operation, size.label.c_str(), param.c_str());
+    Measurement m{operation, name, size, param, median_ms(stream, rotation, options.runs, run), bytes, 0, ok};
+    m.anchor = true;
+    report.add(m);
+}
 
 void run_merge_anchors(const Options &options, Report &report, const std::string &name, cudaStream_t stream) {
     const int first = std::min(20, options.max_log2);

@@ -1,17 +1,9 @@
 // sc_bench's by-key part: reduce-by-key (int32 keys, int32 sums), unique, run-length encoding
 // (int32 items) at mean run lengths 4 and 64, and an even histogram of int32 samples with 256 and
-// 4096 bins, the project's against CUB (the anchor) at 2^10 ... 2^max_log2.
-//
-// Keys: a run starts at item i when index_hash(i) % mean == 0 (and at item 0), so run lengths are
-// geometric with that mean; each run's key is a hash of its number. Values: index hashes in
-// [0, 16). Samples: index hashes in [0, 2^20), binned over [0, 2^20), which both bin counts divide
-// (so every binning formula agrees exactly).
-//
-// Bytes counted: what is read and written once: keys and values read and each run's outputs
-// written (8n + 8 per run for reduce-by-key, 4n + 4 per run for unique, 4n + 8 per run for the
-// encoding), the samples read for the histogram (4n).
+// 4096 bins, the project's against CUB (the anchor) at 2^10 ... 2^max_log2. Inputs and the bytes
+// counted: by_key_inputs.cuh.
+#include "by_key_inputs.cuh"
 #include "cases.h"
-#include "fill.h"
 
 #include <stream_compaction/device/by_key.cuh>
 #include <stream_compaction/device/histogram.cuh>
@@ -23,7 +15,6 @@
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_run_length_encode.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda/std/functional>
 #include <thrust/equal.h>
@@ -41,35 +32,8 @@ namespace {
 
 using StreamCompaction::DeviceBuffer;
 
-constexpr std::uint32_t kRunSeed = 0x72756e73u;
-constexpr std::uint32_t kKeySeed = 0x6b657973u;
-constexpr std::uint32_t kValueSeed = 0x76616c73u;
-constexpr std::uint32_t kSampleSeed = 0x68697374u;
-constexpr int kMeanRunLengths[] = {4, 64};
-constexpr int kHistogramBins[] = {256, 4096};
-constexpr int kSampleRange = 1 << 20;
+using namespace by_key_inputs;
 constexpr int kPoisonByte = 0xA5;
-
-// flags[i] = 1 where a run starts.
-__global__ void fill_run_starts(int *flags, std::size_t n, unsigned mean) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        flags[i] = i == 0 || index_hash(i, kRunSeed) % mean == 0;
-}
-
-// Run numbers (the inclusive count of starts) become hashed keys.
-__global__ void hash_run_numbers(int *keys, std::size_t n) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        keys[i] = static_cast<int>(index_hash(static_cast<std::size_t>(keys[i]), kKeySeed));
-}
-
-// Copies copy 0 (n elements at the start) to copies 1.. of the rotation.
-void replicate(int *pool, std::size_t n, const Rotation &rotation, cudaStream_t stream) {
-    const std::size_t stride = copy_stride(n);
-    for (std::size_t c = 1; c < rotation.span() / stride; ++c)
-        SC_CUDA_CHECK(cudaMemcpyAsync(pool + c * stride, pool, n * sizeof(int), cudaMemcpyDeviceToDevice, stream));
-}
 
 // One size's inputs (every copy of the rotation) and outputs (copy 0 is where results are compared).
 struct ByKeyData {
@@ -84,31 +48,13 @@ struct ByKeyData {
     // Every implementation's temporary storage at n, and CUB's scan for the keys.
     static std::size_t temp_bytes(std::size_t n) {
         namespace SC = StreamCompaction;
-        const int items = static_cast<int>(n);
-        const int *in = nullptr;
-        int *out = nullptr;
-        std::size_t *count = nullptr;
-        std::size_t scan = 0, rbk = 0, unique = 0, rle = 0, histogram = 0;
-        SC_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, scan, in, out, items));
-        SC_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(nullptr, rbk, in, out, in, out, count, ::cuda::std::plus<>{}, items));
-        SC_CUDA_CHECK(cub::DeviceSelect::Unique(nullptr, unique, in, out, count, items));
-        SC_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(nullptr, rle, in, out, out, count, items));
-        SC_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, histogram, in, reinterpret_cast<unsigned *>(out),
-                                                          kHistogramBins[1] + 1, 0, kSampleRange, items));
-        return std::max({scan, rbk, unique, rle, histogram, SC::reduce_by_key_temp_bytes<int, int>(n),
-                         SC::unique_temp_bytes<int>(n), SC::run_length_encode_temp_bytes<int>(n)});
+        return std::max({cub_temp_bytes(n), SC::reduce_by_key_temp_bytes<int, int>(n), SC::unique_temp_bytes<int>(n),
+                         SC::run_length_encode_temp_bytes<int>(n)});
     }
 
-    // Keys with runs of geometric length `mean`, in every copy.
+    // Keys with runs of geometric length `mean`, in every copy (keys_out is the scratch).
     void make_keys(std::size_t n, unsigned mean, const Rotation &rotation, cudaStream_t stream) {
-        fill_run_starts<<<fill_blocks(n), kFillThreads, 0, stream>>>(keys_out.get(), n, mean);
-        SC_CHECK_LAUNCH(fill_run_starts);
-        std::size_t bytes = temp.bytes();
-        SC_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp.get(), bytes, keys_out.get(), keys.get(), static_cast<int>(n),
-                                                    stream));
-        hash_run_numbers<<<fill_blocks(n), kFillThreads, 0, stream>>>(keys.get(), n);
-        SC_CHECK_LAUNCH(hash_run_numbers);
-        replicate(keys.get(), n, rotation, stream);
+        make_run_keys(keys.get(), keys_out.get(), n, mean, rotation, temp.get(), temp.bytes(), stream);
     }
 };
 
@@ -168,12 +114,7 @@ void run_size(const Options &options, const Sink &sink, const Size &size, cudaSt
     const int items = static_cast<int>(n);
     Rotation rotation(n, std::max(kPoolMinElems, copy_stride(n)));
     ByKeyData data(rotation.span(), n);
-    fill_masked_hashes<<<fill_blocks(rotation.span()), kFillThreads, 0, stream>>>(data.values.get(), rotation.span(),
-                                                                                 kValueSeed, 15u);
-    SC_CHECK_LAUNCH(fill_masked_hashes);
-    fill_masked_hashes<<<fill_blocks(rotation.span()), kFillThreads, 0, stream>>>(data.samples.get(), rotation.span(),
-                                                                                 kSampleSeed, kSampleRange - 1u);
-    SC_CHECK_LAUNCH(fill_masked_hashes);
+    make_values_and_samples(data.values.get(), data.samples.get(), rotation.span(), stream);
     const int block = SC::block_sizes().single_pass;
     ByKeyData *d = &data;
     const auto all = [](std::size_t count) { return count; };
@@ -196,7 +137,7 @@ void run_size(const Options &options, const Sink &sink, const Size &size, cudaSt
                                           d->values_out.get() + at, d->count.get(), n, SC::Sum{}, SC::EqualTo{},
                                           d->temp.get(), d->temp.bytes(), stream);
                     }}},
-                  [n](std::size_t runs) { return 8.0 * n + 8.0 * runs; });
+                  [n](std::size_t runs) { return reduce_by_key_bytes(n, runs); });
         run_group(options, sink, stream, "unique", size, param, rotation, data, true, {{data.keys_out.get(), all}},
                   {{"cub", true, 0,
                     [d, items, stream](std::size_t at) {
@@ -209,7 +150,7 @@ void run_size(const Options &options, const Sink &sink, const Size &size, cudaSt
                         SC::unique(d->keys.get() + at, d->keys_out.get() + at, d->count.get(), n, SC::EqualTo{},
                                    d->temp.get(), d->temp.bytes(), stream);
                     }}},
-                  [n](std::size_t runs) { return 4.0 * n + 4.0 * runs; });
+                  [n](std::size_t runs) { return unique_bytes(n, runs); });
         run_group(options, sink, stream, "run_length_encode", size, param, rotation, data, true,
                   {{data.keys_out.get(), all}, {data.values_out.get(), all}},
                   {{"cub", true, 0,
@@ -225,7 +166,7 @@ void run_size(const Options &options, const Sink &sink, const Size &size, cudaSt
                         SC::run_length_encode(d->keys.get() + at, d->keys_out.get() + at, d->values_out.get() + at,
                                               d->count.get(), n, d->temp.get(), d->temp.bytes(), stream);
                     }}},
-                  [n](std::size_t runs) { return 4.0 * n + 8.0 * runs; });
+                  [n](std::size_t runs) { return run_length_encode_bytes(n, runs); });
     }
 
     for (const int bins : kHistogramBins) {
@@ -244,7 +185,7 @@ void run_size(const Options &options, const Sink &sink, const Size &size, cudaSt
                     [d, n, bins, histogram_of, stream](std::size_t at) {
                         SC::histogram_even(d->samples.get() + at, n, histogram_of(at), bins, 0, kSampleRange, stream);
                     }}},
-                  [n](std::size_t) { return 4.0 * n; });
+                  [n](std::size_t) { return histogram_bytes(n); });
     }
 }
 
@@ -252,12 +193,10 @@ void run_size(const Options &options, const Sink &sink, const Size &size, cudaSt
 
 void run_by_key(const Options &options, const Sink &sink) {
     const Stream stream;
-    for (int log2 = 10; log2 <= options.max_log2; ++log2) {
-        if (log2 % 2 != 0 && log2 != options.max_log2) continue;
-        const Size size = power_of_two(log2);
+    for_each_size(options.max_log2, [&](const Size &size) {
         std::fprintf(stderr, "[by-key] n = %s\n", size.label.c_str());
         run_size(options, sink, size, stream.get());
-    }
+    });
 }
 
 }  // namespace bench
