@@ -119,8 +119,8 @@ std::string usage(const char *program, const std::vector<std::string> &groups) {
            "  --scan-staging MODE  how the single-pass scan, select_if, select_flagged, unique and the\n"
            "                  by-key scans (reduce_by_key, unique_by_key, run_length_encode) load\n"
            "                  their tiles: auto (default: staged in shared memory by bulk copies on\n"
-           "                  sm_90 and later, from one wave of tiles), staged (at any size), portable\n"
-           "                  (in registers, as before sm_90)\n"
+           "                  sm_90 and later, from part of a wave of tiles: tuning/policies.h),\n"
+           "                  staged (at any size), portable (in registers, as before sm_90)\n"
            "Exit code: 0 every selected test ran and passed; 1 a test failed; 2 bad command line or an\n"
            "unusable --matrix file; 77 nothing failed but GPU tests were skipped (no usable CUDA device).\n";
 }

@@ -33,9 +33,14 @@ void set_block_size(int threads) {
 
 namespace {
 
-const char *staging_name(ScanStaging staging) {
+std::string wave_fraction(unsigned tenths) { return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10); }
+
+std::string staging_name(ScanStaging staging) {
     switch (staging) {
-    case ScanStaging::Auto: return "from one wave of tiles";
+    case ScanStaging::Auto:
+        return "from " + wave_fraction(kStagedScanFromTenthsOfAWave) + " / " +
+               wave_fraction(kStagedSelectFromTenthsOfAWave) + " / " + wave_fraction(kStagedByKeyFromTenthsOfAWave) +
+               " of a wave of tiles (scan / select / by key)";
     case ScanStaging::Staged: return "always";
     case ScanStaging::Portable: return "off (portable kernel forced)";
     }

@@ -40,7 +40,7 @@ using BlockSize = Relaxed<int>;
 // the keys' size), input (and the scan's output) aligned to 16 bytes, and the tuned block size.
 // Portable: each thread loads its items into registers, on every GPU.
 enum class ScanStaging {
-    Auto,      // staged where it can run and the launch is at least one wave of staged tiles, else portable
+    Auto,      // staged where it can run and the launch has enough staged tiles (policies.h), else portable
     Staged,    // staged wherever it can run (the tests use it on small inputs), else portable
     Portable,  // always portable: what GPUs before sm_90 run, forced on a Hopper GPU
 };

@@ -119,6 +119,18 @@ constexpr int staged_by_key_vectors(bool reads_values) {
 }
 constexpr TilePolicy kStagedByKeyPolicy{kTunedTileThreads, 5};
 
+// ScanStaging::Auto (block_sizes.h) stages a launch of at least this many tenths of a wave of
+// staged tiles (the staged kernel's resident blocks); below that the portable kernel runs. H100,
+// 2026-11-27, per call, median of three rounds (bench/results/experiments/h100_2026-11-27_staging_threshold.txt):
+// the scan staged at 2^22 ints (455 tiles, 0.57 wave) took 23.8 us against the portable kernel's
+// 26.1; reduce_by_key at 2^21 (0.62 wave) 22.6-24.0 against 24.4-26.1; run_length_encode at 2^21
+// (0.44 wave) 18.5-21.0 against 22.1-23.4 and at 2^22 (0.89) 22.7-26.9 against 29.3-32.2; at 2^20
+// (0.2-0.3 wave) no kernel led. select_if keeping half its items ran staged 5% slower at 2^22 (0.63
+// wave) and 13% slower at 2^23 (1.27 waves, 39.4 us against 34.9): the select keeps one wave.
+constexpr unsigned kStagedScanFromTenthsOfAWave = 5;
+constexpr unsigned kStagedSelectFromTenthsOfAWave = 10;
+constexpr unsigned kStagedByKeyFromTenthsOfAWave = 4;
+
 // histogram_even: threads per block (a compile-time constant: its grid is sized to fill the GPU,
 // not to the input), and 16-byte vectors of samples each thread has in flight per step.
 constexpr int kHistogramThreads = 256;

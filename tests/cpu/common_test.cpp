@@ -87,7 +87,7 @@ TEST(BlockSizes, SinglePassPolicySummaryNamesTheKernelsThatRun) {
     EXPECT_NE(tuned.find("staged in shared memory by bulk copies"), std::string::npos) << tuned;
     EXPECT_NE(tuned.find("select_if, select_flagged and unique 7 and 7"), std::string::npos) << tuned;
     EXPECT_NE(tuned.find("reduce_by_key 5 and 5, run_length_encode 7 and 5)"), std::string::npos) << tuned;
-    EXPECT_NE(tuned.find("from one wave of tiles"), std::string::npos) << tuned;  // ScanStaging::Auto
+    EXPECT_NE(tuned.find("from 0.5 / 1.0 / 0.4 of a wave of tiles"), std::string::npos) << tuned;  // ScanStaging::Auto
     const std::string generic = SC::single_pass_policy_summary(128);
     EXPECT_NE(generic.find("compiled for any block size"), std::string::npos) << generic;
 }

@@ -325,6 +325,35 @@ TEST_F(GpuByKey, StagedRunsAroundTilesAndThreads) {
         }
 }
 
+// The default's switch to the staged kernels (ScanStaging::Auto) at their share of a wave of staged
+// tiles (kStagedByKeyFromTenthsOfAWave), for reduce_by_key and run-length encode (whose tiles and
+// kernels differ): the first launch that stages, one tile fewer and one more.
+TEST_F(GpuByKey, AutoStagingAroundItsShareOfAWave) {
+    const auto first_staged = [](const void *kernel, std::size_t tile) {
+        const std::size_t resident =
+            SC::detail::resident_grid(kernel, "staged by key", SC::kStagedByKeyPolicy.threads, 0);
+        return (resident * SC::kStagedByKeyFromTenthsOfAWave + 9) / 10 * tile;
+    };
+    const std::size_t tile = SC::detail::StagedRuns<int, int, true>::kItems;
+    const std::size_t rbk = first_staged(
+        reinterpret_cast<const void *>(
+            SC::detail::staged_reduce_by_key_kernel<int, SC::detail::ValueArray<int>, int, SC::Sum, SC::EqualTo>),
+        tile);
+    for (const std::size_t n : {rbk - tile - 1, rbk - 1, rbk + tile - 1}) {
+        SCOPED_TRACE("reduce_by_key, n = " + std::to_string(n));
+        ASSERT_TRUE(checkReduceByKey(runKeys<int>(n, 4, freshSeed()), randomValues<int>(n, freshSeed()), SC::Sum{}));
+    }
+    const std::size_t keys_tile = SC::detail::StagedRuns<int, unsigned, false>::kItems;
+    const std::size_t rle = first_staged(
+        reinterpret_cast<const void *>(
+            SC::detail::staged_reduce_by_key_kernel<int, SC::detail::CountOnes, unsigned, SC::Sum, SC::EqualTo>),
+        keys_tile);
+    for (const std::size_t n : {rle - keys_tile - 1, rle - 1, rle + keys_tile - 1}) {
+        SCOPED_TRACE("run_length_encode, n = " + std::to_string(n));
+        ASSERT_TRUE((checkUniqueAndEncode<int, unsigned>(runKeys<int>(n, 64, freshSeed()))));
+    }
+}
+
 TEST_F(GpuByKey, ReduceByKeyLargeInput) {
     const std::size_t n = (std::size_t{1} << 26) + 11;
     for (const double mean : {4.0, 64.0}) {

@@ -261,15 +261,16 @@ TEST_F(SinglePass, StagedScanOfEveryVectorType) {
     checkScans<Mat2>(MatMul{}, Mat2{{1, 0, 0, 1}}, stagedTileSizes<Mat2>());
 }
 
-// The default's switch to the staged kernel (ScanStaging::Auto) at one wave of staged tiles: as many
-// tiles as the staged kernel has resident blocks, one fewer and one more (without bulk copies every
-// size runs the portable kernel).
-TEST_F(SinglePass, AutoStagingAroundOneWaveOfTiles) {
+// The default's switch to the staged kernel (ScanStaging::Auto) at its share of a wave of staged
+// tiles (kStagedScanFromTenthsOfAWave): the first launch that stages, one tile fewer and one more
+// (without bulk copies every size runs the portable kernel).
+TEST_F(SinglePass, AutoStagingAroundItsShareOfAWave) {
     const auto kernel = SC::detail::staged_scan_kernel<int, SC::Sum, false>;
     const std::size_t resident = SC::detail::resident_grid(reinterpret_cast<const void *>(kernel), "staged scan",
                                                            SC::kStagedScanPolicy.threads, 0);
+    const std::size_t first = (resident * SC::kStagedScanFromTenthsOfAWave + 9) / 10;
     const std::size_t tile = SC::detail::StagedTile<int>::kItems;
-    for (const std::size_t tiles : {resident - 1, resident, resident + 1})
+    for (const std::size_t tiles : {first - 1, first, first + 1})
         checkScans<int>(SC::Sum{}, 0, {tiles * tile - 1});
 }
 
@@ -301,7 +302,7 @@ void checkSumOneElementOff(std::size_t n) {
 
 }  // namespace
 
-// The portable kernel forced where the default stages (at least one wave of staged tiles on an
+// The portable kernel forced where the default stages (more than half a wave of staged tiles on an
 // H100), and an input the staged kernel cannot copy (not 16-byte aligned) under Staged.
 TEST_F(SinglePass, PortableKernelForcedAndUnalignedInputUnderStaged) {
     SC::block_sizes().scan_staging = SC::ScanStaging::Portable;

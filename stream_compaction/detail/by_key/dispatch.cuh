@@ -82,7 +82,8 @@ void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_o
         const std::size_t staged_tiles = (n + staged_items - 1) / staged_items;
         bool aligned = aligned_to(d_keys, 16);
         if constexpr (Values::reads_values) aligned = aligned && aligned_to(values.values, 16);
-        if (runs_staged(reinterpret_cast<const void *>(kernel), name, threads, aligned, staged_tiles)) {
+        if (runs_staged(reinterpret_cast<const void *>(kernel), name, threads, aligned, staged_tiles,
+                        kStagedByKeyFromTenthsOfAWave)) {
             params.tiles = staged_tiles;
             params.look_back_delay = look_back_delay_for(kernel, name, kTileLookBackDelay, staged_tiles, threads, 0);
             launch(kernel, name, blocks_for(staged_tiles, 1), threads, 0, stream, params);

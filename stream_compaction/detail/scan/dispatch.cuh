@@ -52,15 +52,17 @@ SinglePassStorage carve_single_pass(std::size_t n, void *d_temp) {
 
 // Whether a launch of `staged_tiles` staged tiles (the scan's, the select's or the by-key scans')
 // runs the staged kernel (ScanStaging, block_sizes.h): it needs the tuned block size, 16-byte
-// aligned input and output (`vectorized`) and a GPU with bulk copies; by default it also needs a wave of tiles, since
-// below that the portable kernel's smaller tiles keep more SMs busy (2^22 int32: 455 staged scan
-// tiles on 132 SMs).
-inline bool runs_staged(const void *kernel, const char *name, int threads, bool vectorized, std::size_t staged_tiles) {
+// aligned input and output (`vectorized`) and a GPU with bulk copies; by default it also needs
+// `from_tenths` tenths of a wave of tiles (tuning/policies.h), since far below a wave the portable
+// kernel's smaller tiles keep more SMs busy.
+inline bool runs_staged(const void *kernel, const char *name, int threads, bool vectorized, std::size_t staged_tiles,
+                        unsigned from_tenths) {
     const ScanStaging staging = block_sizes().scan_staging;
     if (staging == ScanStaging::Portable || threads != kStagedScanPolicy.threads || !vectorized ||
         !device_has_bulk_copy())
         return false;
-    return staging == ScanStaging::Staged || staged_tiles >= resident_grid(kernel, name, threads, 0);
+    return staging == ScanStaging::Staged ||
+           10 * staged_tiles >= std::size_t{from_tenths} * resident_grid(kernel, name, threads, 0);
 }
 
 inline bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
@@ -78,7 +80,8 @@ void single_pass_scan(const char *name, const T *d_in, T *d_out, std::size_t n, 
     if constexpr (stageable<T>()) {
         const auto kernel = staged_scan_kernel<T, Op, Exclusive>;
         const std::size_t staged_tiles = (n + StagedTile<T>::kItems - 1) / StagedTile<T>::kItems;
-        if (runs_staged(reinterpret_cast<const void *>(kernel), name, threads, vectorized, staged_tiles)) {
+        if (runs_staged(reinterpret_cast<const void *>(kernel), name, threads, vectorized, staged_tiles,
+                        kStagedScanFromTenthsOfAWave)) {
             const LookBackDelay delay = look_back_delay_for(kernel, name, kScanLookBackDelay, staged_tiles, threads, 0);
             launch(kernel, name, blocks_for(staged_tiles, 1), threads, 0, stream, d_in, d_out, n, op, init,
                    storage.status, staged_tiles, storage.state, next_call_tag(), delay);

@@ -100,7 +100,7 @@ void single_pass_select(const char *name, const T *d_in, T *d_out, std::size_t *
         constexpr std::size_t tile_items = StagedTile<T, kStagedSelectVectorsPerThread>::kItems;
         const std::size_t staged_tiles = (n + tile_items - 1) / tile_items;
         if (runs_staged(reinterpret_cast<const void *>(kernel), name, plan->threads, plan->params.vectorized,
-                        staged_tiles)) {
+                        staged_tiles, kStagedSelectFromTenthsOfAWave)) {
             plan->params.tiles = staged_tiles;
             plan->params.call_tag = next_call_tag();
             plan->params.look_back_delay =
