@@ -12,6 +12,7 @@
 // encoding), the samples read for the histogram (4n).
 #include "fill.h"
 #include "report.h"
+#include "sorted_inputs.cuh"
 #include "timing.h"
 
 #include <stream_compaction/support/cuda_check.h>
@@ -24,7 +25,6 @@
 #include <cuda/std/functional>
 
 #include <algorithm>
-
 #include <cstddef>
 #include <cstdint>
 
@@ -66,14 +66,6 @@ inline void replicate(int *pool, std::size_t n, const Rotation &rotation, cudaSt
         SC_CUDA_CHECK(cudaMemcpyAsync(pool + c * stride, pool, n * sizeof(int), cudaMemcpyDeviceToDevice, stream));
 }
 
-// CUB's scan storage for the keys of n items.
-inline std::size_t key_scan_temp_bytes(std::size_t n) {
-    std::size_t bytes = 0;
-    SC_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, static_cast<const int *>(nullptr),
-                                                static_cast<int *>(nullptr), static_cast<int>(n)));
-    return bytes;
-}
-
 // CUB's storage, at n items, for the keys' scan and for each by-key call the programs time.
 inline std::size_t cub_temp_bytes(std::size_t n) {
     const int items = static_cast<int>(n);
@@ -86,11 +78,11 @@ inline std::size_t cub_temp_bytes(std::size_t n) {
     SC_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(nullptr, rle, in, out, out, count, items));
     SC_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, histogram, in, reinterpret_cast<unsigned *>(out),
                                                       kHistogramBins[1] + 1, 0, kSampleRange, items));
-    return std::max({key_scan_temp_bytes(n), rbk, unique, rle, histogram});
+    return std::max({sorted_inputs::scan_temp_bytes(n), rbk, unique, rle, histogram});
 }
 
 // Keys with runs of geometric length `mean` in every copy of `keys`; `scratch` (n ints) and `temp`
-// (key_scan_temp_bytes(n)) are overwritten.
+// (cub_temp_bytes(n)) are overwritten.
 inline void make_run_keys(int *keys, int *scratch, std::size_t n, unsigned mean, const Rotation &rotation,
                           void *temp, std::size_t temp_bytes, cudaStream_t stream) {
     fill_run_starts<<<fill_blocks(n), kFillThreads, 0, stream>>>(scratch, n, mean);
