@@ -163,7 +163,7 @@ void run_merges(const Options &options, const Sink &sink, const Size &size, cuda
                                                               static_cast<std::int64_t>(nb), d_keys + at,
                                                               ::cuda::std::less<>{}, stream));
                 }},
-               {"ours", false, SC::kMergeThreads,
+               {"ours", false, SC::detail::merge_block_threads<int, int, false, SC::Less>("merge_keys", n),
                 [=](std::size_t at) { SC::merge_keys(d_a + at, na, d_b + at, nb, d_keys + at, SC::Less{}, stream); }}},
               8.0 * n);
     run_group(options, sink, stream, "merge_pairs", size, "", rotation, {{d_keys, n}, {d_values, n}},
@@ -174,7 +174,7 @@ void run_merges(const Options &options, const Sink &sink, const Size &size, cuda
                         d_temp->get(), bytes, d_a + at, d_av + at, static_cast<std::int64_t>(na), d_b + at, d_bv + at,
                         static_cast<std::int64_t>(nb), d_keys + at, d_values + at, ::cuda::std::less<>{}, stream));
                 }},
-               {"ours", false, SC::kMergePairsThreads,
+               {"ours", false, SC::detail::merge_block_threads<int, int, true, SC::Less>("merge_pairs", n),
                 [=](std::size_t at) {
                     SC::merge_pairs(d_a + at, d_av + at, na, d_b + at, d_bv + at, nb, d_keys + at, d_values + at,
                                     SC::Less{}, stream);

@@ -35,8 +35,9 @@
 //
 // No temporary storage: a call is one launch, or for a merge of many tiles two (a corner pass,
 // which keeps each full tile's corners in the first 16 bytes of that tile's own output until the
-// tile reads them, then the full tiles), so it may be captured in a CUDA graph and replayed, and
-// run on several streams at once. Tiles: merge_threads<Pairs>() threads, each taking
+// tile reads them, then the full tiles, launched as the pass's programmatic dependents on sm_90), so
+// it may be captured in a CUDA graph and replayed, and run on several streams at once. Tiles:
+// merge_threads<Pairs>() threads (kMergePlannedThreads after a corner pass), each taking
 // merge_items_per_thread<K, Pairs>() steps of the merge path (sorted search:
 // sorted_search_items_per_thread<K>(); tuning/policies.h has a policy for each).
 // Errors: std::invalid_argument for null pointers with items to process and indices too narrow

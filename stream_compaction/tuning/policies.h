@@ -280,17 +280,28 @@ constexpr int kSortedSearchItemsPerThread4B = 15;
 constexpr int kMergeKeysItemsPerThread4B = 19;
 constexpr int kMergePairsThreads = 256;
 constexpr int kMergePairsItemsPerThread4B = 11;
-// A merge of more tiles than this many waves of resident blocks first finds every tile's corners
-// in a pass of its own (a thread per corner), so that a tile starts with one load instead of two
-// warps' dependent searches while the rest of the block waits; the pass took 17.8 us at 2^24 keys
-// on an H100 (its searches' dependent loads), more than it saves below a few waves
-// (same run, searched against planned: pairs at 2^22, 1.9 waves, 1.38x against 1.12x; pairs at
-// 2^24, 7.5 waves, 1.10x against 1.15x; keys at 2^24, 1.03x at 15 steps against 1.01x at 19, and
-// at 19 steps 2^24 keys are 4.4 waves of the planned kernel, so they take the pass).
-constexpr int kMergeCornerPassWaves = 4;
+// A merge of more than a few waves of tiles first finds every tile's corners in a pass of its own (a
+// thread per corner), so that a tile starts with one load instead of two warps' dependent searches
+// while the rest of the block waits; those tiles have kMergePlannedThreads threads (the same steps
+// a thread), half the corners of the searched tile's 256. Same H100 run (2026-11-27, against CUB
+// 3.0, medians of 25 over three rounds; bench/results/experiments/h100_2026-11-27_merge_planned_tiles.txt):
+// at 2^28 keys the pass and 256 x 19 tiles took 0.793 ms (0.99x), 512 x 19 tiles 0.766 (1.02x),
+// launched as the pass's dependents (launch_dependent) 0.765; pairs 1.557 / 1.499 / 1.498 ms. Where
+// the pass starts, the larger tiles lose up to 2% (21.0 M keys: 0.0848 / 0.0865 ms), most of which
+// the dependent launch wins back (0.0856 ms; at 25.2 M keys 0.0958 / 0.0977 / 0.0949 ms).
+// The pass runs above kMergeKeysCornerPassWaves / kMergePairsCornerPassWaves waves of the planned
+// tiles resident at once: the searched and planned merges crossed between 21.0 M and 25.2 M keys
+// (4.1 and 4.9 waves) and between 8.4 M and 12.6 M pairs (3.8 and 5.6 waves).
+constexpr int kMergePlannedThreads = 512;
+constexpr int kMergeKeysCornerPassWaves = 4;
+constexpr int kMergePairsCornerPassWaves = 5;
 template <bool Pairs>
 constexpr int merge_threads() {
     return Pairs ? kMergePairsThreads : kMergeThreads;
+}
+template <bool Pairs>
+constexpr int merge_corner_pass_waves() {
+    return Pairs ? kMergePairsCornerPassWaves : kMergeKeysCornerPassWaves;
 }
 // A policy's steps per thread for keys of type K: base * 4 / sizeof(K), at least 1, odd.
 template <class K>

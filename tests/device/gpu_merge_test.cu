@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <stream_compaction/cpu_merge.h>
+#include <stream_compaction/detail/grid/dependent_launch.cuh>
+#include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/device/join.cuh>
 #include <stream_compaction/device/merge.cuh>
 #include <stream_compaction/merge.h>
@@ -37,6 +39,21 @@ struct Greater {
     template <class T>
     __host__ __device__ bool operator()(const T &x, const T &y) const { return y < x; }
 };
+
+// launch_dependent's contract (detail/host/launch.cuh), which the merge's planned tiles rely on:
+// the first kernel lets its dependent start at once and writes its value only after a delay; each
+// thread of the dependent reads it after wait_for_prior_grid.
+__global__ void writeLate(int *value, int late_value) {
+    SC::detail::allow_dependent_launch();
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        for (int i = 0; i < 200; ++i) __nanosleep(1000);
+        *value = late_value;
+    }
+}
+__global__ void readAfterPriorGrid(const int *value, int *out) {
+    SC::detail::wait_for_prior_grid();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = *value;
+}
 
 // How sorted inputs repeat their keys.
 enum class Keys {
@@ -227,8 +244,10 @@ TEST_F(GpuMerge, LargeInput) {
 
 // Inputs of many tiles take the corner pass, which keeps each full tile's corners in the first 16
 // bytes of that tile's own output: outputs at each 4-byte step modulo 16 bytes (byte accesses
-// where they are not 8-byte aligned), keys alone and pairs, past the pass's threshold (4 waves of
-// resident tiles: about 15.4 M int keys on an H100, 8.9 M pairs of int keys and 8-byte values).
+// where they are not 8-byte aligned), keys alone and pairs, past the pass's threshold (4 or 5 waves
+// of resident planned tiles: about 20.5 M int keys on an H100, 7.4 M pairs of int keys and 8-byte
+// values). The planned tiles are launched as the pass's dependents, so they also check that no tile
+// reads its corners before the pass has written them.
 TEST_F(GpuMerge, ManyTilesIntoOutputsAtAnyAlignment) {
     std::mt19937 rng(freshSeed());
     const std::size_t na = (std::size_t{1} << 24) + 11, nb = (std::size_t{1} << 23) + 3, n = na + nb;
@@ -272,7 +291,7 @@ TEST_F(GpuMerge, ManyTilesIntoOutputsAtAnyAlignment) {
 // above), and all keys equal (every corner takes all of a it can: a before b).
 TEST_F(GpuMerge, CornerPassOnDisjointAndEqualKeys) {
     std::mt19937 rng(freshSeed());
-    const std::size_t na = (std::size_t{1} << 23) + 7, nb = (std::size_t{1} << 23) + 1;
+    const std::size_t na = (std::size_t{1} << 24) + 7, nb = (std::size_t{1} << 23) + 1;
     const std::vector<int> low = sortedKeys<int>(na, Keys::Sparse, rng);
     const std::vector<int> high = sortedKeys<int>(nb, Keys::Sparse, rng, 1 << 30);
     ASSERT_TRUE(checkMergeKeys(low, high));
@@ -280,7 +299,8 @@ TEST_F(GpuMerge, CornerPassOnDisjointAndEqualKeys) {
     ASSERT_TRUE((checkMergePairs<int, int>(std::vector<int>(na, 7), std::vector<int>(nb, 7))));
 }
 
-// Past the corner pass's threshold (see ManyTilesIntoOutputsAtAnyAlignment): its three launches replay.
+// Past the corner pass's threshold (see ManyTilesIntoOutputsAtAnyAlignment): its launches replay,
+// the planned tiles' programmatic dependency on the pass captured as a graph edge.
 TEST_F(GpuMerge, GraphReplayWithNewInputs) {
     const std::size_t na = 14000007, nb = 8999999, n = na + nb;
     DeviceArena arena;
@@ -317,6 +337,51 @@ TEST_F(GpuMerge, GraphReplayWithNewInputs) {
             if (same) same = sameElements(download(d_keys_only, n), keys_only, "merge_keys");
             return same;
         });
+}
+
+// Two merges past the corner pass's threshold at once on two streams: each stream's planned tiles
+// wait for that stream's pass, not for the other's.
+TEST_F(GpuMerge, ManyTilesOnTwoStreamsAtOnce) {
+    std::mt19937 rng(freshSeed());
+    const std::size_t na = (std::size_t{1} << 24) + 11, nb = (std::size_t{1} << 23) + 3, n = na + nb;
+    const std::vector<int> a = sortedKeys<int>(na, Keys::Sparse, rng), b = sortedKeys<int>(nb, Keys::Sparse, rng);
+    const std::vector<int> av = randomInts(na, rng), bv = randomInts(nb, rng);
+    std::vector<int> keys(n), values(n), keys_b_first(n);
+    SC::CPU::mergePairs(int(na), a.data(), av.data(), int(nb), b.data(), bv.data(), keys.data(), values.data());
+    SC::CPU::mergeKeys(int(nb), b.data(), int(na), a.data(), keys_b_first.data());
+    SC::DeviceBuffer<int> d_a = upload(a), d_b = upload(b), d_av = upload(av), d_bv = upload(bv);
+    SC::DeviceBuffer<int> d_keys = poisoned<int>(n), d_values = poisoned<int>(n), d_keys_b_first = poisoned<int>(n);
+    Stream first, second;
+    SC::merge_pairs(d_a.get(), d_av.get(), na, d_b.get(), d_bv.get(), nb, d_keys.get(), d_values.get(), SC::Less{},
+                    first);
+    SC::merge_keys(d_b.get(), nb, d_a.get(), na, d_keys_b_first.get(), SC::Less{}, second);
+    SC_CUDA_CHECK(cudaStreamSynchronize(first));
+    SC_CUDA_CHECK(cudaStreamSynchronize(second));
+    ASSERT_TRUE(sameElements(download(d_keys.get(), n), keys, "merged keys"));
+    ASSERT_TRUE(sameElements(download(d_values.get(), n), values, "merged values"));
+    ASSERT_TRUE(sameElements(download(d_keys_b_first.get(), n), keys_b_first, "merge_keys, b first"));
+}
+
+// A kernel launched as a dependent (launch_dependent, the merge's planned tiles) sees everything
+// the kernel before it wrote, however late; code built for sm_90 and later is launched as one.
+TEST_F(GpuMerge, DependentLaunchSeesThePriorKernelsWrites) {
+    constexpr int kBlocks = 1024, kThreads = 256, kLate = 12345;
+    cudaFuncAttributes attributes{};
+    SC_CUDA_CHECK(cudaFuncGetAttributes(&attributes, readAfterPriorGrid));
+    EXPECT_EQ(SC::detail::kernel_has_dependent_launch(reinterpret_cast<const void *>(readAfterPriorGrid),
+                                                      "readAfterPriorGrid", kThreads, 0),
+              attributes.ptxVersion >= 90);
+    SC::DeviceBuffer<int> d_value = poisoned<int>(1), d_out = poisoned<int>(kBlocks * kThreads);
+    Stream stream;
+    for (int round = 0; round < 3; ++round) {
+        SC_CUDA_CHECK(cudaMemsetAsync(d_value.get(), 0, sizeof(int), stream));
+        SC::detail::launch(writeLate, "writeLate", 1, 32, 0, stream, d_value.get(), kLate + round);
+        SC::detail::launch_dependent(readAfterPriorGrid, "readAfterPriorGrid", kBlocks, kThreads, 0, stream,
+                                     static_cast<const int *>(d_value.get()), d_out.get());
+        SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+        ASSERT_TRUE(sameElements(download(d_out.get(), kBlocks * kThreads),
+                                 std::vector<int>(kBlocks * kThreads, kLate + round), "values read"));
+    }
 }
 
 TEST_F(GpuMerge, BadArgumentsThrowBeforeAnyWork) {

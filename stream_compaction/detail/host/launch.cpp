@@ -16,6 +16,7 @@ struct KernelLimits {
     std::size_t static_shared;  // bytes of __shared__ declarations
     std::size_t shared_optin;   // the device's largest shared memory per block, opted in
     std::size_t opted_in;       // dynamic shared memory the kernel may use so far (48 KiB less static at first)
+    int ptx_version;            // the virtual architecture it was compiled for, major * 10 + minor
 };
 
 // Kernels are looked up per device: a process may drive GPUs of different kinds.
@@ -28,19 +29,17 @@ KernelLimits query_limits(const void *kernel, int device) {
     int optin = 0;
     SC_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     return {attributes.maxThreadsPerBlock, attributes.sharedSizeBytes, static_cast<std::size_t>(optin),
-            48 * 1024 - attributes.sharedSizeBytes};
+            48 * 1024 - attributes.sharedSizeBytes, attributes.ptxVersion};
 }
 
 // Resident grids by device, kernel, threads and dynamic shared memory.
 std::mutex grids_mutex;
 std::map<std::tuple<int, const void *, int, std::size_t>, unsigned> grids_cache;
 
-}  // namespace
-
-void prepare_launch(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes) {
+// prepare_launch's checks; the caller holds limits_mutex.
+KernelLimits &checked_limits(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes) {
     int device = 0;
     SC_CUDA_CHECK(cudaGetDevice(&device));
-    std::lock_guard<std::mutex> lock(limits_mutex);
     auto found = limits_cache.find({device, kernel});
     if (found == limits_cache.end()) found = limits_cache.emplace(std::make_pair(device, kernel), query_limits(kernel, device)).first;
     KernelLimits &limits = found->second;
@@ -59,6 +58,19 @@ void prepare_launch(const void *kernel, const char *name, int threads, std::size
                                            static_cast<int>(dynamic_shared_bytes)));
         limits.opted_in = dynamic_shared_bytes;
     }
+    return limits;
+}
+
+}  // namespace
+
+void prepare_launch(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes) {
+    std::lock_guard<std::mutex> lock(limits_mutex);
+    checked_limits(kernel, name, threads, dynamic_shared_bytes);
+}
+
+bool kernel_has_dependent_launch(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes) {
+    std::lock_guard<std::mutex> lock(limits_mutex);
+    return checked_limits(kernel, name, threads, dynamic_shared_bytes).ptx_version >= 90;
 }
 
 unsigned resident_grid(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes) {

@@ -44,6 +44,11 @@ bool device_has_bulk_copy();
 // the small reductions' one-cluster launch needs them). Looked up once per device.
 bool device_has_clusters();
 
+// Whether `kernel` was compiled for sm_90 or later (its PTX version), so that it holds the
+// griddepcontrol instructions a programmatic dependent launch relies on (launch_dependent).
+// Runs prepare_launch's lookup of the kernel first; looked up once per kernel and device.
+bool kernel_has_dependent_launch(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes);
+
 // Whether `p` may be read in accesses of `alignment` bytes (a kernel's vectorized path).
 inline bool aligned_to(const void *p, std::size_t alignment) {
     return reinterpret_cast<std::uintptr_t>(p) % alignment == 0;

@@ -33,17 +33,32 @@ inline void require_input(const char *name, std::size_t n, const void *d, const 
         throw std::invalid_argument(std::string(name) + ": null " + what + " with " + std::to_string(n) + " items");
 }
 
-template <class K, bool Pairs = false>
-constexpr int merge_tile_items() {
-    return merge_threads<Pairs>() * merge_items_per_thread<K, Pairs>();
+// The merge of tiles that find their own corners (merge_kernel), and of those whose corners a pass
+// found first (merge_planned_kernel): threads per block; both take merge_items_per_thread steps a
+// thread.
+template <bool HasValues, bool Planned>
+constexpr int merge_tile_threads() {
+    return Planned ? kMergePlannedThreads : merge_threads<HasValues>();
 }
 
-// Whether a merge of `tiles` tiles runs the corner pass first: above kMergeCornerPassWaves waves of
-// resident tiles (tuning/policies.h).
-template <class Kernel>
-bool merge_runs_corner_pass(Kernel kernel, const char *name, std::size_t tiles, int threads, std::size_t staging) {
-    return tiles > kMergeCornerPassWaves * static_cast<std::size_t>(resident_grid(
-                                               reinterpret_cast<const void *>(kernel), name, threads, staging));
+// Whether a merge of n items runs the corner pass and the planned tiles: above
+// merge_corner_pass_waves waves of the planned tiles resident at once (tuning/policies.h).
+template <class K, class V, bool HasValues, class Less>
+bool merge_runs_corner_pass(const char *name, std::size_t n) {
+    constexpr int kThreads = merge_tile_threads<HasValues, true>();
+    constexpr int kTileItems = kThreads * merge_items_per_thread<K, HasValues>();
+    const std::size_t resident = resident_grid(
+        reinterpret_cast<const void *>(merge_planned_kernel<kThreads, merge_items_per_thread<K, HasValues>(), HasValues,
+                                                            K, V, Less>),
+        name, kThreads, merge_staging_bytes<K, V, HasValues>(kTileItems));
+    return blocks_for(n, kTileItems) > merge_corner_pass_waves<HasValues>() * resident;
+}
+
+// Block size of a merge of n items (for reports): the planned tiles' or the searched ones'.
+template <class K, class V, bool HasValues, class Less>
+int merge_block_threads(const char *name, std::size_t n) {
+    return merge_runs_corner_pass<K, V, HasValues, Less>(name, n) ? merge_tile_threads<HasValues, true>()
+                                                                  : merge_tile_threads<HasValues, false>();
 }
 
 template <class K, class V, bool HasValues, class Less>
@@ -51,25 +66,29 @@ void launch_merge(const char *name, const K *a_keys, const V *a_values, std::siz
                   const V *b_values, std::size_t nb, K *out_keys, V *out_values, Less less, cudaStream_t stream) {
     static_assert(alignof(K) <= 16 && alignof(V) <= 16, "keys and values aligned to at most 16 bytes");
     if (na + nb == 0) return;
-    constexpr int kThreads = merge_threads<HasValues>();
     constexpr int kItems = merge_items_per_thread<K, HasValues>();
-    constexpr int kTileItems = merge_tile_items<K, HasValues>();
+    if (!merge_runs_corner_pass<K, V, HasValues, Less>(name, na + nb)) {
+        constexpr int kThreads = merge_tile_threads<HasValues, false>();
+        constexpr int kTileItems = kThreads * kItems;
+        launch(merge_kernel<kThreads, kItems, HasValues, K, V, Less>, name,
+               static_cast<unsigned>(blocks_for(na + nb, kTileItems)), kThreads,
+               merge_staging_bytes<K, V, HasValues>(kTileItems), stream, a_keys, a_values, static_cast<long long>(na),
+               b_keys, b_values, static_cast<long long>(nb), out_keys, out_values, less);
+        return;
+    }
+    constexpr int kThreads = merge_tile_threads<HasValues, true>();
+    constexpr int kTileItems = kThreads * kItems;
     static_assert(kTileItems * sizeof(K) >= 16, "a full tile's output holds its two corners");
     const std::size_t staging = merge_staging_bytes<K, V, HasValues>(kTileItems);
     const std::size_t tiles = blocks_for(na + nb, kTileItems);
-    const auto planned = merge_planned_kernel<kThreads, kItems, HasValues, K, V, Less>;
-    if (!merge_runs_corner_pass(planned, name, tiles, kThreads, staging)) {
-        launch(merge_kernel<kThreads, kItems, HasValues, K, V, Less>, name, static_cast<unsigned>(tiles), kThreads,
-               staging, stream, a_keys, a_values, static_cast<long long>(na), b_keys, b_values,
-               static_cast<long long>(nb), out_keys, out_values, less);
-        return;
-    }
-    // A thread per boundary, and a block more for the last tile.
+    // A thread per boundary, and a block more for the last tile; the full tiles start while it runs.
     launch(merge_corner_pass_kernel<kThreads, kItems, HasValues, K, V, Less>, "merge_corner_pass_kernel",
            blocks_for(tiles, kThreads) + 1, kThreads, staging, stream, a_keys, a_values, static_cast<long long>(na),
            b_keys, b_values, static_cast<long long>(nb), out_keys, out_values, less, static_cast<long long>(tiles));
-    launch(planned, name, static_cast<unsigned>(tiles - 1), kThreads, staging, stream, a_keys, a_values,
-           static_cast<long long>(na), b_keys, b_values, static_cast<long long>(nb), out_keys, out_values, less);
+    launch_dependent(merge_planned_kernel<kThreads, kItems, HasValues, K, V, Less>, name,
+                     static_cast<unsigned>(tiles - 1), kThreads, staging, stream, a_keys, a_values,
+                     static_cast<long long>(na), b_keys, b_values, static_cast<long long>(nb), out_keys, out_values,
+                     less);
 }
 
 template <Bound Ties, class K, class Index, class Less>

@@ -6,6 +6,7 @@
 // (coalesced loads), and each thread merges `Items` consecutive steps serially from its own
 // crossing, searched in shared memory. Every tile has the same number of steps, however the keys
 // interleave. No temporary storage.
+#include <stream_compaction/detail/grid/dependent_launch.cuh>
 #include <stream_compaction/detail/merge/merge_path.cuh>
 #include <stream_compaction/tuning/policies.h>
 
@@ -297,11 +298,14 @@ __global__ void __launch_bounds__(Threads)
 // kept as tile k's first corner and tile k - 1's last, for the tiles before the last; the grid's
 // last block merges the last tile (which may be too short for the slots), its corners searched
 // there, so that merge_planned_kernel takes only full tiles with corners ready, and no searches'
-// registers (31 for int keys, against 48 with them).
+// registers (31 for int keys, against 48 with them). merge_planned_kernel, launched as its
+// dependent, may start its blocks from this kernel's start on: they wait for its end before they
+// read a corner.
 template <int Threads, int Items, bool HasValues, class K, class V, class Less>
 __global__ void __launch_bounds__(Threads)
     merge_corner_pass_kernel(const K *a_keys, const V *a_values, long long na, const K *b_keys, const V *b_values,
                              long long nb, K *out_keys, V *out_values, Less less, long long tiles) {
+    allow_dependent_launch();
     constexpr int kTileItems = Threads * Items;
     if (blockIdx.x + 1 == gridDim.x) {
         __shared__ long long corners[2];
@@ -322,12 +326,13 @@ __global__ void __launch_bounds__(Threads)
     if (boundary > 0) store_corner(out + (boundary - 1) * kTileBytes + 8, crossing, aligned8);
 }
 
-// The full tiles of a merge after its corner pass: block b merges tile b.
+// The full tiles of a merge after its corner pass: block b merges tile b, once the pass has ended.
 template <int Threads, int Items, bool HasValues, class K, class V, class Less>
 __global__ void __launch_bounds__(Threads)
     merge_planned_kernel(const K *a_keys, const V *a_values, long long na, const K *b_keys, const V *b_values,
                          long long nb, K *out_keys, V *out_values, Less less) {
     extern __shared__ __align__(16) unsigned char merge_staging[];
+    wait_for_prior_grid();
     const MergeTile tile = planned_tile<Threads * Items>(blockIdx.x, na, nb, out_keys);
     merge_tile<Threads, Items, HasValues>(tile, a_keys, a_values, b_keys, b_values, out_keys, out_values, less,
                                           merge_staging);
