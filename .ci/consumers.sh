@@ -35,7 +35,7 @@ cmake --install "$work/lib"
 
 config_dir=$(dirname "$(find "$work/prefix" -name StreamCompactionConfig.cmake | head -n 1)")
 [[ -f "$config_dir/StreamCompactionConfig.cmake" ]] || fail "no StreamCompactionConfig.cmake installed"
-for f in StreamCompactionConfigVersion.cmake StreamCompactionTargets.cmake; do
+for f in StreamCompactionConfigVersion.cmake StreamCompactionTargets.cmake StreamCompactionArchitectures.cmake; do
   [[ -f "$config_dir/$f" ]] || fail "$f not installed"
 done
 for h in device/scan.cuh device/select.cuh device/radix_sort.cuh device/segmented_scan.cuh \

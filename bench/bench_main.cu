@@ -52,8 +52,10 @@ const char kUsage[] =
     "The \"vs best\" column: the fastest library (cub, thrust, cusparse_*) measured at the same point / this\n"
     "row's time (> 1: faster); bench/plot/anchors.py recomputes it over the rows of an anchor program\n"
     "(sc_bench_cccl_next: another CCCL's CUB) merged into the same CSV.\n"
-    "Exit code: 0 done; 1 a result differs from its anchor, or an error; 2 bad command line;\n"
-    "77 no usable CUDA device (no NVIDIA driver or GPU found, or a driver too old): nothing measured.\n";
+    "Exit code: 0 done; 1 a result differs from its CPU reference or its anchor, or an error; 2 bad\n"
+    "command line; 4 this binary holds no GPU code for the device (built for other CUDA architectures:\n"
+    "the line names them and the configure flag); 77 no usable CUDA device (no NVIDIA driver or GPU\n"
+    "found, or a driver too old): nothing measured in either case.\n";
 
 int run(const bench::Options &options) {
     const bench::CsvFile csv = bench::start_report(

@@ -2,6 +2,7 @@
 // What sc_bench measures: every implementation and the anchors (CUB, Thrust, cudaMemcpyAsync) on
 // the same inputs, one Measurement (report.h) per implementation, operation, size and selectivity.
 // Options (options.h) is the command line.
+#include "check.h"
 #include "options.h"
 #include "report.h"
 #include "timing.h"
@@ -11,6 +12,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,19 +44,27 @@ private:
         std::string name;
         BlockField block;                           // nullptr for the anchors
         std::function<void(std::size_t)> run;       // enqueues one run on the copy at this offset
-        std::function<long long()> result;          // after run(0): what is compared with CUB
+        // What run(0) must leave in out_, computed on the host (check.h).
+        std::shared_ptr<const Expected<int>> expected;
+        // The compactions' and partitions' count, in storage of the implementation's own, so that
+        // no check reads another implementation's: poisoned before its checked run, read after it.
+        // Empty for the copy and the scans.
+        std::function<void()> poison_count;
+        std::function<long long()> count;
     };
 
     Impl copy_impl(std::size_t n);
     std::vector<Impl> scan_impls(std::size_t n);
     std::vector<Impl> compact_impls(std::size_t n, int keep);
     std::vector<Impl> partition_impls(std::size_t n, int percent_true);
-    // Verifies `impl` against `reference` on copy 0, then times it.
+    // Times `impl`, then checks it (check()).
     Measurement measure(const char *operation, const Size &size, int param, double bytes, const Impl &impl,
-                        long long reference, Rotation &rotation);
-    // Measures impls[0] (the reference) and then the others; bytes(reference) is the traffic.
+                        Rotation &rotation);
+    // One more run of `impl` on copy 0, its output there and its count poisoned first: "" when it
+    // leaves impl.expected, else what it got wrong first (check.h).
+    std::string check(const Impl &impl);
     void run_group(const char *operation, const Size &size, int param, const std::vector<Impl> &impls,
-                   Rotation &rotation, const std::function<double(long long)> &bytes);
+                   Rotation &rotation, double bytes);
     bool naive_runs(std::size_t n) const;
 
     Options options_;
@@ -66,8 +76,7 @@ private:
     StreamCompaction::DeviceBuffer<int> nonzero_;   // in_ as "keep the non-zeros" for one selectivity
     StreamCompaction::DeviceBuffer<int> out_;
     StreamCompaction::DeviceBuffer<char> temp_;     // every implementation's temporary storage
-    StreamCompaction::DeviceBuffer<int> count32_;
-    StreamCompaction::DeviceBuffer<std::size_t> count64_;
+    std::vector<int> host_in_;                      // in_'s copy 0 at the largest size: the references' input
 };
 
 // Where the .mtx files are (SpMV, BFS): --matrix-dir, else $SC_MATRIX_DIR, else ./.data/matrices,

@@ -114,6 +114,10 @@ int program_main(const char *name, const char *usage, int argc, char **argv,
         std::fprintf(stderr, "%s: %s\n", name, device.reason.c_str());
         return 77;
     }
+    if (!device.no_code_for_device.empty()) {
+        std::fprintf(stderr, "%s: %s\n", name, device.no_code_for_device.c_str());
+        return StreamCompaction::kExitNoCodeForDevice;
+    }
     try {
         return run(options);
     } catch (const std::exception &e) {

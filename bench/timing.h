@@ -1,7 +1,10 @@
 #pragma once
 // How sc_bench times one implementation: CUDA events around each run on one stream, warm-up runs
 // first, the median of the timed runs, and data rotated through pools so that no run finds its
-// input in L2 (50 MB on an H100) from an earlier run.
+// input in L2 (50 MB on an H100) from an earlier run. And the device side of the checks around the
+// timed runs (check.h): poisoning an output, reading it back.
+#include "check.h"
+
 #include <stream_compaction/support/cuda_check.h>
 
 #include <algorithm>
@@ -17,6 +20,22 @@ T read_back(const T *d_value, cudaStream_t stream) {
     SC_CUDA_CHECK(cudaMemcpyAsync(&value, d_value, sizeof(T), cudaMemcpyDeviceToHost, stream));
     SC_CUDA_CHECK(cudaStreamSynchronize(stream));
     return value;
+}
+
+// d_values[0, n) on the host, once everything enqueued on `stream` before it is done.
+template <class T>
+std::vector<T> read_back(const T *d_values, std::size_t n, cudaStream_t stream) {
+    std::vector<T> values(n);
+    SC_CUDA_CHECK(cudaMemcpyAsync(values.data(), d_values, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return values;
+}
+
+// Fills d_values[0, n) with kPoisonByte on `stream`, before a checked run: what the run leaves
+// unwritten then fails its check.
+template <class T>
+void poison(T *d_values, std::size_t n, cudaStream_t stream) {
+    SC_CUDA_CHECK(cudaMemsetAsync(d_values, kPoisonByte, n * sizeof(T), stream));
 }
 
 // Untimed runs before the timed ones: first-launch costs (module loading, CUB's tuning queries).

@@ -42,4 +42,5 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/StreamCompactionCon
                                  COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/StreamCompactionConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/StreamCompactionConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/StreamCompactionArchitectures.cmake
         DESTINATION ${sc_config_dir})

@@ -72,6 +72,10 @@ ParsedArgs parseArgs(int argc, const char *const *argv, long long defaultSize,
             opt.seed = static_cast<std::uint32_t>(number);
             opt.seedGiven = true;
         } else if (flag == "--matrix") {
+            if (value.empty()) {  // else taken for "no --matrix": the generated matrix, silently
+                result.error = "--matrix needs a Matrix Market file name, got ''";
+                return result;
+            }
             opt.matrixPath = value;
         } else if (flag == "--bfs-source") {
             if (!parseInteger(value, 0, INT_MAX, number)) {
@@ -120,7 +124,11 @@ std::string usage(const char *program, const std::vector<std::string> &groups) {
            "                  by-key scans (reduce_by_key, unique_by_key, run_length_encode) load\n"
            "                  their tiles: auto (default: staged in shared memory by bulk copies on\n"
            "                  sm_90 and later, from part of a wave of tiles: tuning/policies.h),\n"
-           "                  staged (at any size), portable (in registers, as before sm_90)\n"
-           "Exit code: 0 every selected test ran and passed; 1 a test failed; 2 bad command line or an\n"
-           "unusable --matrix file; 77 nothing failed but GPU tests were skipped (no usable CUDA device).\n";
+           "                  staged (at any size, where compiled for sm_90), portable (in registers)\n"
+           "Exit code: 0 every test of the selected groups in this build ran and passed (without --only,\n"
+           "  a line names each group this build left out, e.g. distributed without NCCL); 1 a test\n"
+           "  failed; 2 bad command line or an unusable --matrix file; 3 --only names a group this build\n"
+           "  left out (one line says why and how to build it); 4 this binary holds no GPU code for the\n"
+           "  device (built for other CUDA architectures: one line names them and the configure flag;\n"
+           "  no test ran); 77 nothing failed but GPU tests were skipped (no usable CUDA device).\n";
 }

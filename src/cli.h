@@ -11,6 +11,7 @@ struct Options {
     bool seedGiven = false;
     std::vector<std::string> only;  // --only a,b: run just these groups; empty runs all
     std::string matrixPath;         // --matrix FILE.mtx: the SpMV tests' matrix instead of a generated one
+                                    // (empty: not given; an empty value is a usage error)
     int bfsSource = 0;              // --bfs-source V: the bfs group's source vertex (checked against its graph in main)
     std::string scanStaging;        // --scan-staging auto|staged|portable; empty keeps the default (auto)
     bool help = false;
@@ -21,7 +22,8 @@ struct ParsedArgs {
     std::string error;  // one line; empty when the command line is valid
 };
 
-// `groups` are the names --only accepts.
+// `groups` are the names --only accepts: every group, built or not (main refuses the ones this
+// build left out with notBuiltError, harness.h, and its own exit code).
 ParsedArgs parseArgs(int argc, const char *const *argv, long long defaultSize,
                      const std::vector<std::string> &groups);
 

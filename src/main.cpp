@@ -3,7 +3,8 @@
  * compared with the CPU on the same random input, in the classic report format.
  * Edit SIZE here, or pass --size N / --block-size B / --seed S / --only GROUP / --scan-staging MODE (see --help).
  * Each GPU test calls its implementation once untimed (loading its kernels), then once timed.
- * Exit codes: see HarnessExit in harness.h (0 passed, 1 failed, 2 usage, 77 GPU tests skipped).
+ * Exit codes: see HarnessExit in harness.h (0 passed, 1 failed, 2 usage, 3 a group asked for is not in
+ * this build, 4 no GPU code for the device in this binary, 77 GPU tests skipped).
  */
 #include <stream_compaction/io/matrix_market.h>
 #include <stream_compaction/tuning/block_sizes.h>
@@ -50,6 +51,11 @@ int main(int argc, char *argv[]) {
         std::printf("%s", usage(argv[0], kTestGroups).c_str());
         return kExitPassed;
     }
+    const std::string notBuilt = notBuiltError(args.options.only, groupsNotBuilt());
+    if (!notBuilt.empty()) {
+        std::fprintf(stderr, "%s: %s\n", argv[0], notBuilt.c_str());
+        return kExitNotBuilt;
+    }
     std::optional<SC::CsrMatrix<double>> fileMatrix;
     if (!args.options.matrixPath.empty()) {
         std::string error;
@@ -74,6 +80,10 @@ int main(int argc, char *argv[]) {
     std::mt19937 rng(seed);
 
     const DeviceStatus device = StreamCompaction::probe_device();
+    if (device.usable && !device.no_code_for_device.empty()) {  // every GPU test would fail: say why once
+        std::fprintf(stderr, "%s: %s\n", argv[0], device.no_code_for_device.c_str());
+        return kExitNoCodeForDevice;
+    }
     std::printf("SIZE = %lld, NPOT = %lld, seed = %u (repeat with --seed %u)\n", SIZE, NPOT, seed, seed);
     const SC::BlockSizes &blocks = SC::block_sizes();
     std::printf("block sizes: naive %d, efficient %d, shared %d, single-pass %d, radix %d, segmented %d, reduce %d\n",
@@ -82,7 +92,7 @@ int main(int argc, char *argv[]) {
     std::printf("single-pass tile kernels: %s\n", SC::single_pass_policy_summary(blocks.single_pass).c_str());
     std::printf("GPU: %s\n", device.usable ? device.description.c_str() : ("none (" + device.reason + ")").c_str());
 
-    Harness h(args.options.only, device);
+    Harness h(args.options.only, device, groupsNotBuilt());
     try {
         scanTests(h, rng);
         compactionTests(h, rng);

@@ -36,6 +36,6 @@ int bfsGraphVertices();                                // bfs_tests.cu
 // empty, on a generated matrix.
 void spmvTests(Harness &h, std::mt19937 &rng, const std::optional<StreamCompaction::CsrMatrix<double>> &fileMatrix,
                const std::string &matrixPath);  // spmv_tests.cpp
-// The NCCL primitives on every visible GPU (distributed_tests.cu), or a note that this build has
-// no NCCL (distributed_not_built.cpp).
+// The NCCL primitives on every visible GPU (distributed_tests.cu); in a build without NCCL nothing,
+// the group being listed in groupsNotBuilt() (distributed_not_built.cpp).
 void distributedTests(Harness &h, std::mt19937 &rng);

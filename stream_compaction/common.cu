@@ -54,6 +54,7 @@ void PerformanceTimer::endCpuTimer() {
     if (!cpuTimerStarted) throw std::runtime_error("PerformanceTimer: CPU timer not started");
     cpuTimerStarted = false;
     prevElapsedCpuMs = std::chrono::duration<float, std::milli>(end - cpuStart).count();
+    ++cpuTimingsCompleted;
 }
 
 void PerformanceTimer::startGpuTimer() {
@@ -72,6 +73,7 @@ void PerformanceTimer::endGpuTimer() {
     SC_CUDA_CHECK(cudaEventRecord(eventEnd));
     SC_CUDA_CHECK(cudaEventSynchronize(eventEnd));
     SC_CUDA_CHECK(cudaEventElapsedTime(&prevElapsedGpuMs, eventStart, eventEnd));
+    ++gpuTimingsCompleted;  // after the checks: a failed read is no timing
 }
 
 }  // namespace Common

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -37,6 +38,10 @@ void checkHostArgs(const char *operation, int n, const void *odata, const void *
 
 // Wall-clock timer for CPU work, CUDA-event timer for GPU work (legacy default stream), in ms.
 // Starting a timer twice, or ending one never started, throws std::runtime_error.
+// completedCpuTimings() / completedGpuTimings() count the end*Timer calls that stored an elapsed
+// time: an elapsed time can be 0 at small n, so "was this operation timed" is asked of the count
+// (one more after the operation than before), never of the time. A start without its end, an
+// abandoned timing or a throwing end leave the count unchanged.
 class PerformanceTimer {
 public:
     PerformanceTimer() = default;
@@ -53,6 +58,8 @@ public:
 
     float getCpuElapsedTimeForPreviousOperation() const noexcept { return prevElapsedCpuMs; }
     float getGpuElapsedTimeForPreviousOperation() const noexcept { return prevElapsedGpuMs; }
+    std::uint64_t completedCpuTimings() const noexcept { return cpuTimingsCompleted; }
+    std::uint64_t completedGpuTimings() const noexcept { return gpuTimingsCompleted; }
 
 private:
     using Clock = std::chrono::high_resolution_clock;
@@ -63,6 +70,8 @@ private:
     bool gpuTimerStarted = false;
     float prevElapsedCpuMs = 0.0f;
     float prevElapsedGpuMs = 0.0f;
+    std::uint64_t cpuTimingsCompleted = 0;
+    std::uint64_t gpuTimingsCompleted = 0;
 };
 
 // Times `work` (which launches GPU work) with `timer`; the timer is usable again if `work` throws.

@@ -8,21 +8,28 @@
 #          second CUB anchor sc_bench_cccl_next (that CCCL's CUB, built against it alone: -DSC_CCCL_NEXT),
 #          run right after sc_bench with the same BENCH_ARGS, its rows merged into bench.csv by
 #          bench/plot/anchors.py (which also sets every ratio to the fastest library of its point);
+#   arch:  builds the way users make them (arch.log): (a) gpu_tests built again for compute_75 PTX
+#          alone (nvcc 13's default architecture), JIT-compiled for this GPU when loaded: the suite
+#          but GpuLarge, then the staged-scan suites with the staging asked for, must pass on the
+#          portable paths; (b) the package installed from this build and tests/consumers/default_arch
+#          configured without architectures: its config must warn, and the program must pass;
+#          (c) the harness, gpu_tests and sc_bench built for sm_80 SASS alone: each must exit 4
+#          with one line naming this GPU's sm_XY;
 #   compare: a no-regression check: the baseline source in BASE_DIR (default .bench_base, e.g.
 #          `git archive <commit> --prefix=.bench_base/ | tar -x`) and this tree built side by side,
 #          their sc_bench run one after the other (baseline, new, baseline, new; COMPARE_ARGS passed
 #          on), and tools/compare_bench.py on the medians of each build's two runs.
-# Usage: tools/gpu_check.sh LOG_DIR [tests|sanitize|bench|compare|all]   (default all = tests,
-# sanitize and bench; e.g. "$OUT" on the device machine)
+# Usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|compare|all]   (default all = tests,
+# arch, sanitize and bench; e.g. "$OUT" on the device machine)
 # The build directory (BUILD_DIR, default build-gpu) is reused, so a second call builds nothing.
 # BENCH_ARGS is passed to sc_bench (e.g. "--only radix --runs 50"); SANITIZE_ONLY, SANITIZE_DIST_ONLY,
 # SANITIZE_SHARDS and SANITIZE_TOOLS are below.
 # The SpMV tests and benchmark read the .mtx files from .data/matrices (copy ../shared/data/matrices there).
 # Writes at most 8 files to LOG_DIR and prints a summary table last; exits 1 if any step failed.
 set -uo pipefail
-logs=${1:?usage: tools/gpu_check.sh LOG_DIR [tests|bench|all]}
+logs=${1:?usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|compare|all]}
 phase=${2:-all}
-case $phase in tests|sanitize|bench|compare|all) ;; *) echo "unknown phase '$phase': tests, sanitize, bench, compare or all" >&2; exit 2 ;; esac
+case $phase in tests|arch|sanitize|bench|compare|all) ;; *) echo "unknown phase '$phase': tests, arch, sanitize, bench, compare or all" >&2; exit 2 ;; esac
 mkdir -p "$logs"
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-gpu}
@@ -94,6 +101,41 @@ if [ "$phase" = tests ] || [ "$phase" = all ]; then
     fi
     if grep -q "FAIL\|skipped:" "$logs/harness.txt"; then summary+=("harness printed FAIL or skipped lines"); status=1; fi
     step ctest "$logs/ctest.log" ctest --test-dir "$build" --output-on-failure
+fi
+if [ "$phase" = arch ] || [ "$phase" = all ]; then
+    arch_log="$logs/arch.log"
+    grep "CUDA architectures:" "$logs/build.log" >>"$arch_log"
+    # (a) and (c) build at once: compute_75 PTX only, and sm_80 SASS only (no code for Hopper).
+    ptx="$build-compute75" sass80="$build-sm80"
+    step "configure compute_75, sm_80" "$arch_log" sh -c "cmake -S . -B '$ptx' -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CUDA_ARCHITECTURES=75-virtual -DSC_BUILD_BENCH=OFF -DSC_DISTRIBUTED=OFF &&
+        cmake -S . -B '$sass80' -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=80-real -DSC_DISTRIBUTED=OFF" &&
+        step "build compute_75, sm_80" "$arch_log" sh -c "cmake --build '$ptx' --parallel --target gpu_tests &
+        cmake --build '$sass80' --parallel --target gpu_tests stream_compaction_harness sc_bench; s=\$?; wait \$! && exit \$s"
+    # The JIT's cache must hold every module of the suite, or each process compiles them again.
+    export CUDA_CACHE_MAXSIZE=4294967296
+    if [ -x "$ptx/bin/gpu_tests" ]; then
+        "$ptx/bin/gpu_tests" --gtest_filter=GpuMerge.DependentLaunchSeesThePriorKernelsWrites >>"$arch_log" 2>&1  # warms the JIT cache
+        step "compute_75 PTX: gpu_tests" "$arch_log" "$ptx/bin/gpu_tests" --gtest_filter='*-GpuLarge*' --gtest_brief=1
+        step "compute_75 PTX: staged asked" "$arch_log" env SC_SCAN_STAGING=staged "$ptx/bin/gpu_tests" --gtest_brief=1 \
+            --gtest_filter='SinglePass.*:GpuGraph.*:*GpuAlignment.*:GpuConcurrency.*:GpuShapes.*:GpuOperator.*:GpuByKey.*:GpuReduce*'
+    fi
+    # (b) the installed package and a consumer configured as a new user's is.
+    prefix="$PWD/$build-prefix" consumer="$build-default-arch"
+    step "install package" "$arch_log" cmake --install "$build" --prefix "$prefix" &&
+        step "configure default_arch consumer" "$arch_log" cmake -S tests/consumers/default_arch -B "$consumer" -G Ninja \
+            -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" &&
+        step "config warns of sm_75" "$arch_log" grep -q "does not run on '75'" "$arch_log" &&
+        step "build default_arch consumer" "$arch_log" cmake --build "$consumer" --parallel &&
+        step "default_arch consumer" "$arch_log" "$consumer/default_arch_consumer"
+    # (c) no code for this GPU: exit 4 and one line on stderr naming its sm_XY, from each program.
+    sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d '.')
+    for program in stream_compaction_harness gpu_tests sc_bench; do
+        step "sm_80 only: $program exits 4" "$arch_log" sh -c "'$sass80/bin/$program' >'$logs/nocode.out' 2>'$logs/nocode.err';
+            rc=\$?; cat '$logs/nocode.err'; test \$rc -eq 4 && test \$(wc -l <'$logs/nocode.err') -eq 1 &&
+            grep -q 'sm_$sm' '$logs/nocode.err'"
+    done
+    rm -f "$logs/nocode.out" "$logs/nocode.err"
 fi
 if [ "$phase" = sanitize ] || [ "$phase" = all ]; then
     # Sanitizers slow kernels 10-100x: the large-size tests stay out (every code path runs at smaller

@@ -6,7 +6,8 @@
 // bandwidth the reduction reaches. The maximum segment sum ("mss") reads the same input and is
 // listed at param "sum": its ratio is to CUB's plain sum of the same array, the issue's yardstick.
 // Inputs: values in [-50, 50] from index_hash (a random walk: the best segment is long, not the
-// whole array); every result is checked against the CPU (Kadane for mss) on the first copy.
+// whole array). Each implementation's result is checked against the CPU's (Kadane for mss): after
+// its timed runs, one more run on the first copy, into a result of its own poisoned first.
 #include "cases.h"
 #include "fill.h"
 
@@ -21,7 +22,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
-#include <functional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -49,14 +49,10 @@ public:
           sizes_(scan_sizes(options.max_log2)),
           pool_elems_(std::max(kPoolMinElems, copy_stride(sizes_.back().n))),
           in_(pool_elems_),
-          sum_(1),
-          segment_(1),
-          temp_(temp_bytes()),
-          host_(sizes_.back().n) {
+          temp_(temp_bytes()) {
         fill_signed<<<fill_blocks(pool_elems_), kFillThreads, 0, stream_.get()>>>(in_.get(), pool_elems_, kReduceSeed);
         SC_CHECK_LAUNCH(fill_signed);
-        SC_CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-        in_.copy_to_host(host_.data(), host_.size());  // copy 0 of every size: the references' input
+        host_ = read_back(in_.get(), sizes_.back().n, stream_.get());  // copy 0 of every size: the references' input
     }
 
     void run() {
@@ -84,15 +80,22 @@ private:
         return bytes;
     }
 
-    // Verifies run(0) with `correct`, then times run on rotating copies.
-    void measure(const char *implementation, const char *param, const Size &size, bool library,
-                 const std::function<void(std::size_t)> &run, const std::function<bool()> &correct, Rotation &rotation) {
-        run(0);
-        const bool ok = correct();
-        if (!ok) std::fprintf(stderr, "warning: reduce %s %s n=%s: wrong result\n", implementation, param, size.label.c_str());
-        const double ms = median_ms(stream_.get(), rotation, options_.runs, run);
+    // Times run(at, result) on rotating copies, then checks one more run on copy 0 against
+    // `expected` (the CPU's). `result` is the implementation's own, poisoned before that run: no
+    // implementation passes on a result that another left.
+    template <class R, class Run>
+    void measure(const char *implementation, const char *param, const Size &size, bool library, Run run,
+                 const R &expected, Rotation &rotation) {
+        const DeviceBuffer<R> result(1);
+        const auto run_at = [&](std::size_t at) { run(at, result.get()); };
+        const double ms = median_ms(stream_.get(), rotation, options_.runs, run_at);
+        poison(result.get(), 1, stream_.get());
+        run_at(0);
+        const std::string mismatch = value_mismatch(read_back(result.get(), stream_.get()), expected);
+        if (!mismatch.empty())
+            warn_mismatch(implementation, "reduce", std::string(param) + ", n = " + size.label, mismatch);
         Measurement m{"reduce", implementation, size, param, ms, 4.0 * size.n,
-                      library ? 0 : int(StreamCompaction::block_sizes().reduce), ok};
+                      library ? 0 : int(StreamCompaction::block_sizes().reduce), mismatch.empty()};
         m.anchor = library;
         sink_(m);
     }
@@ -103,24 +106,25 @@ private:
         cudaStream_t stream = stream_.get();
         Rotation rotation(n, pool_elems_);
         const auto in = [&](std::size_t at) { return in_.get() + at; };
-        const auto sum_is_right = [&] { return read_back(sum_.get(), stream_.get()) == expected; };
-        measure("cub", param, size, true, [&](std::size_t at) {
+        measure("cub", param, size, true, [&](std::size_t at, int *result) {
             std::size_t bytes = temp_.bytes();
             if constexpr (std::is_same_v<Op, StreamCompaction::Sum>)
-                SC_CUDA_CHECK(cub::DeviceReduce::Sum(temp_.get(), bytes, in(at), sum_.get(), static_cast<int>(n), stream));
+                SC_CUDA_CHECK(cub::DeviceReduce::Sum(temp_.get(), bytes, in(at), result, static_cast<int>(n), stream));
             else
-                SC_CUDA_CHECK(cub::DeviceReduce::Reduce(temp_.get(), bytes, in(at), sum_.get(), static_cast<int>(n), op,
+                SC_CUDA_CHECK(cub::DeviceReduce::Reduce(temp_.get(), bytes, in(at), result, static_cast<int>(n), op,
                                                         identity, stream));
-        }, sum_is_right, rotation);
-        for (const ReduceStrategy strategy : StreamCompaction::kReduceStrategies)
-            measure(StreamCompaction::reduce_strategy_name(strategy), param, size, false, [&](std::size_t at) {
-                StreamCompaction::reduce(strategy, in(at), sum_.get(), n, op, identity, temp_.get(), temp_.bytes(), stream);
-            }, sum_is_right, rotation);
+        }, expected, rotation);
+        for (const ReduceStrategy strategy : StreamCompaction::kReduceStrategies) {
+            const char *name = StreamCompaction::reduce_strategy_name(strategy);
+            measure(name, param, size, false, [&](std::size_t at, int *result) {
+                StreamCompaction::reduce(strategy, in(at), result, n, op, identity, temp_.get(), temp_.bytes(), stream);
+            }, expected, rotation);
+        }
         if (!std::is_same_v<Op, StreamCompaction::Sum>) return;
         const MaxSegmentSum kadane = StreamCompaction::CPU::maxSegmentSum(static_cast<int>(n), host_.data());
-        measure("mss", param, size, false, [&](std::size_t at) {
-            StreamCompaction::max_segment_sum(in(at), segment_.get(), n, temp_.get(), temp_.bytes(), stream);
-        }, [&] { return read_back(segment_.get(), stream_.get()) == kadane; }, rotation);
+        measure("mss", param, size, false, [&](std::size_t at, MaxSegmentSum *result) {
+            StreamCompaction::max_segment_sum(in(at), result, n, temp_.get(), temp_.bytes(), stream);
+        }, kadane, rotation);
     }
 
     const Options &options_;
@@ -129,8 +133,6 @@ private:
     std::size_t pool_elems_;
     Stream stream_;
     DeviceBuffer<int> in_;
-    DeviceBuffer<int> sum_;
-    DeviceBuffer<MaxSegmentSum> segment_;
     DeviceBuffer<char> temp_;
     std::vector<int> host_;
 };

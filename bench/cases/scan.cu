@@ -23,8 +23,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <iterator>
 #include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace bench {
 namespace {
@@ -96,6 +101,29 @@ std::size_t max_temp_bytes(const std::vector<Size> &sizes) {
     return bytes;
 }
 
+// A count in device memory that one implementation owns. T: int for Efficient and Shared,
+// std::size_t for the others. Copies share the storage: the run that writes the count, and the
+// poison and read of its check.
+template <class T>
+class OwnCount {
+public:
+    explicit OwnCount(cudaStream_t stream)
+        : buffer_(std::make_shared<StreamCompaction::DeviceBuffer<T>>(1)), stream_(stream) {}
+    T *get() const { return buffer_->get(); }
+    std::function<void()> poisoner() const {
+        return [buffer = buffer_, stream = stream_] { poison(buffer->get(), 1, stream); };
+    }
+    std::function<long long()> reader() const {
+        return [buffer = buffer_, stream = stream_] {
+            return static_cast<long long>(read_back(buffer->get(), stream));
+        };
+    }
+
+private:
+    std::shared_ptr<StreamCompaction::DeviceBuffer<T>> buffer_;
+    cudaStream_t stream_;
+};
+
 }  // namespace
 
 bool runs_part(const Options &options, const std::string &part) {
@@ -110,32 +138,36 @@ Benchmark::Benchmark(const Options &options, Sink sink)
       in_(pool_elems_),
       nonzero_(pool_elems_),
       out_(pool_elems_),
-      temp_(max_temp_bytes(sizes_)),
-      count32_(1),
-      count64_(1) {
+      temp_(max_temp_bytes(sizes_)) {
     fill_uniform<<<fill_blocks(pool_elems_), kFillThreads, 0, stream_.get()>>>(in_.get(), pool_elems_, kScanSeed);
     SC_CHECK_LAUNCH(fill_uniform);
+    host_in_ = read_back(in_.get(), sizes_.back().n, stream_.get());
 }
 
 bool Benchmark::naive_runs(std::size_t n) const { return options_.all || n <= kNaiveMax; }
 
 Benchmark::Impl Benchmark::copy_impl(std::size_t n) {
+    const auto copied = std::make_shared<const Expected<int>>(
+        Expected<int>{std::vector<int>(host_in_.begin(), host_in_.begin() + n), std::nullopt});
     return {"cudaMemcpyAsync", nullptr,
             [this, n](std::size_t at) {
                 SC_CUDA_CHECK(cudaMemcpyAsync(out_.get() + at, in_.get() + at, n * sizeof(int),
                                               cudaMemcpyDeviceToDevice, stream_.get()));
             },
-            [] { return 0LL; }};
+            copied, {}, {}};
 }
 
 std::vector<Benchmark::Impl> Benchmark::scan_impls(std::size_t n) {
+    const auto sums = std::make_shared<Expected<int>>();
+    sums->values.resize(n);
+    exclusive_sum<unsigned>(host_in_.data(), n, sums->values.data());
     std::vector<Impl> impls;
     const auto add = [&](const char *name, BlockField block, ScanFn scan) {
         impls.push_back({name, block,
                          [this, n, scan](std::size_t at) {
                              scan(in_.get() + at, out_.get() + at, n, temp_.get(), temp_.bytes(), stream_.get());
                          },
-                         [this, n] { return static_cast<long long>(read_back(out_.get() + n - 1, stream_.get())); }});
+                         sums, {}, {}});
     };
     add("cub", nullptr, cub_scan);
     add("thrust", nullptr, StreamCompaction::Thrust::exclusive_scan);
@@ -148,16 +180,20 @@ std::vector<Benchmark::Impl> Benchmark::scan_impls(std::size_t n) {
 
 std::vector<Benchmark::Impl> Benchmark::compact_impls(std::size_t n, int keep) {
     const Below pred{keep};
-    const auto count32 = [this] { return static_cast<long long>(read_back(count32_.get(), stream_.get())); };
-    const auto count64 = [this] { return static_cast<long long>(read_back(count64_.get(), stream_.get())); };
+    const auto kept = std::make_shared<const Expected<int>>(selected(host_in_.data(), n, pred));
+    // Efficient and Shared compact nonzero_, where each kept x is x + 1 (to_nonzero_selection).
+    const auto kept_plus_one = std::make_shared<Expected<int>>(*kept);
+    for (int &value : kept_plus_one->values) ++value;
+    cudaStream_t stream = stream_.get();
     std::vector<Impl> impls;
+    const OwnCount<std::size_t> cub_count(stream);
     impls.push_back({"cub", nullptr,
-                     [this, n, pred](std::size_t at) {
+                     [this, n, pred, cub_count](std::size_t at) {
                          std::size_t bytes = temp_.bytes();
                          SC_CUDA_CHECK(cub::DeviceSelect::If(temp_.get(), bytes, in_.get() + at, out_.get() + at,
-                                                             count64_.get(), n, pred, stream_.get()));
+                                                             cub_count.get(), n, pred, stream_.get()));
                      },
-                     count64});
+                     kept, cub_count.poisoner(), cub_count.reader()});
     // thrust::copy_if returns the end of the output, so it waits for the count: the round trip to
     // the host is part of its time, as it is for every caller of Thrust.
     const auto thrust_kept = std::make_shared<long long>(0);
@@ -170,84 +206,102 @@ std::vector<Benchmark::Impl> Benchmark::compact_impls(std::size_t n, int keep) {
                              thrust::copy_if(thrust::cuda::par_nosync(arena).on(stream_.get()), in, in + n, out, pred) -
                              out;
                      },
+                     kept, [thrust_kept] { *thrust_kept = poison_value<long long>(); },
                      [thrust_kept] { return *thrust_kept; }});
     const auto add_nonzero = [&](const char *name, BlockField block, CompactFn compact) {
+        const OwnCount<int> count(stream);
         impls.push_back({name, block,
-                         [this, n, compact](std::size_t at) {
-                             compact(nonzero_.get() + at, out_.get() + at, count32_.get(), n, temp_.get(),
-                                     temp_.bytes(), stream_.get());
+                         [this, n, compact, count](std::size_t at) {
+                             compact(nonzero_.get() + at, out_.get() + at, count.get(), n, temp_.get(), temp_.bytes(),
+                                     stream_.get());
                          },
-                         count32});
+                         kept_plus_one, count.poisoner(), count.reader()});
     };
     add_nonzero("efficient", &BlockSizes::efficient, StreamCompaction::Efficient::compact);
     add_nonzero("shared", &BlockSizes::shared, StreamCompaction::Shared::compact);
+    const OwnCount<std::size_t> single_pass_count(stream);
     impls.push_back({"single_pass", &BlockSizes::single_pass,
-                     [this, n, pred](std::size_t at) {
-                         StreamCompaction::select_if(in_.get() + at, out_.get() + at, count64_.get(), n, pred,
+                     [this, n, pred, single_pass_count](std::size_t at) {
+                         StreamCompaction::select_if(in_.get() + at, out_.get() + at, single_pass_count.get(), n, pred,
                                                      temp_.get(), temp_.bytes(), stream_.get());
                      },
-                     count64});
+                     kept, single_pass_count.poisoner(), single_pass_count.reader()});
     return impls;
 }
 
 std::vector<Benchmark::Impl> Benchmark::partition_impls(std::size_t n, int percent_true) {
     const Below pred{percent_true};
-    const auto count64 = [this] { return static_cast<long long>(read_back(count64_.get(), stream_.get())); };
-    std::vector<Impl> impls;
     // CUB's partition writes the falses from the back, in reverse order: the contract of ours
     // named single_pass (partition). single_pass_stable (stable_partition) keeps the falses in
     // order, which costs it a count pass first.
+    const auto reversed =
+        std::make_shared<const Expected<int>>(partitioned(host_in_.data(), n, pred, Falses::Reversed));
+    const auto in_order = std::make_shared<const Expected<int>>(partitioned(host_in_.data(), n, pred, Falses::InOrder));
+    cudaStream_t stream = stream_.get();
+    std::vector<Impl> impls;
+    const OwnCount<std::size_t> cub_count(stream);
     impls.push_back({"cub", nullptr,
-                     [this, n, pred](std::size_t at) {
+                     [this, n, pred, cub_count](std::size_t at) {
                          std::size_t bytes = temp_.bytes();
                          SC_CUDA_CHECK(cub::DevicePartition::If(temp_.get(), bytes, in_.get() + at, out_.get() + at,
-                                                                count64_.get(), static_cast<int>(n), pred,
+                                                                cub_count.get(), static_cast<int>(n), pred,
                                                                 stream_.get()));
                      },
-                     count64});
+                     reversed, cub_count.poisoner(), cub_count.reader()});
+    const OwnCount<std::size_t> single_pass_count(stream);
     impls.push_back({"single_pass", &BlockSizes::single_pass,
-                     [this, n, pred](std::size_t at) {
-                         StreamCompaction::partition(in_.get() + at, out_.get() + at, count64_.get(), n, pred,
+                     [this, n, pred, single_pass_count](std::size_t at) {
+                         StreamCompaction::partition(in_.get() + at, out_.get() + at, single_pass_count.get(), n, pred,
                                                      temp_.get(), temp_.bytes(), stream_.get());
                      },
-                     count64});
+                     reversed, single_pass_count.poisoner(), single_pass_count.reader()});
+    const OwnCount<std::size_t> stable_count(stream);
     impls.push_back({"single_pass_stable", &BlockSizes::single_pass,
-                     [this, n, pred](std::size_t at) {
-                         StreamCompaction::stable_partition(in_.get() + at, out_.get() + at, count64_.get(), n, pred,
-                                                            temp_.get(), temp_.bytes(), stream_.get());
+                     [this, n, pred, stable_count](std::size_t at) {
+                         StreamCompaction::stable_partition(in_.get() + at, out_.get() + at, stable_count.get(), n,
+                                                            pred, temp_.get(), temp_.bytes(), stream_.get());
                      },
-                     count64});
+                     in_order, stable_count.poisoner(), stable_count.reader()});
     return impls;
 }
 
-Measurement Benchmark::measure(const char *operation, const Size &size, int param, double bytes, const Impl &impl,
-                               long long reference, Rotation &rotation) {
+std::string Benchmark::check(const Impl &impl) {
+    const Expected<int> &expected = *impl.expected;
+    const std::size_t elements = expected.values.size();
+    poison(out_.get(), elements, stream_.get());
+    if (impl.poison_count) impl.poison_count();
     impl.run(0);
-    const long long value = impl.result();
-    const bool ok = value == reference;
-    if (!ok)
-        std::fprintf(stderr, "warning: %s %s n=%s%s: %s %lld, CUB's %lld\n", impl.name.c_str(), operation,
-                     size.label.c_str(), param >= 0 ? (" " + std::to_string(param) + "%").c_str() : "",
-                     std::string(operation).find("scan") != std::string::npos ? "last element" : "count", value,
-                     reference);
+    if (expected.count) {
+        const std::string wrong_count = count_mismatch(impl.count(), *expected.count);
+        if (!wrong_count.empty()) return wrong_count;
+    }
+    const std::vector<int> got = read_back(out_.get(), elements, stream_.get());
+    return elements_mismatch(got.data(), expected.values.data(), elements);
+}
+
+Measurement Benchmark::measure(const char *operation, const Size &size, int param, double bytes, const Impl &impl,
+                               Rotation &rotation) {
     const double ms = median_ms(stream_.get(), rotation, options_.runs, impl.run);
+    const std::string mismatch = check(impl);
+    if (!mismatch.empty())
+        warn_mismatch(impl.name, operation, (param >= 0 ? std::to_string(param) + "%, " : "") + "n = " + size.label,
+                      mismatch);
     const int block_size = impl.block ? StreamCompaction::block_sizes().*impl.block : 0;
-    Measurement m{operation, impl.name, size, param < 0 ? "" : std::to_string(param), ms, bytes, block_size, ok};
+    Measurement m{operation, impl.name, size, param < 0 ? "" : std::to_string(param), ms, bytes, block_size,
+                  mismatch.empty()};
     m.anchor = impl.name == "cub";
     return m;
 }
 
 void Benchmark::run_group(const char *operation, const Size &size, int param, const std::vector<Impl> &impls,
-                          Rotation &rotation, const std::function<double(long long)> &bytes) {
-    impls.front().run(0);
-    const long long reference = impls.front().result();
-    for (const Impl &impl : impls) sink_(measure(operation, size, param, bytes(reference), impl, reference, rotation));
+                          Rotation &rotation, double bytes) {
+    for (const Impl &impl : impls) sink_(measure(operation, size, param, bytes, impl, rotation));
 }
 
 Measurement Benchmark::largest_copy() {
     const Size &size = sizes_.back();
     Rotation rotation(size.n, pool_elems_);
-    return measure("copy", size, -1, 8.0 * size.n, copy_impl(size.n), 0, rotation);
+    return measure("copy", size, -1, 8.0 * size.n, copy_impl(size.n), rotation);
 }
 
 void Benchmark::run_sizes() {
@@ -261,7 +315,7 @@ void Benchmark::run_sizes() {
         // A rotation per size, shared by its groups, so that no implementation reruns on the
         // copies that the previous one left in L2.
         Rotation rotation(n, pool_elems_);
-        const auto read_and_write = [n](long long) { return 8.0 * n; };
+        const double read_and_write = 8.0 * n;
         progress(size, "copy");
         run_group("copy", size, -1, {copy_impl(n)}, rotation, read_and_write);
         progress(size, "scan");
@@ -271,9 +325,11 @@ void Benchmark::run_sizes() {
             to_nonzero_selection<<<fill_blocks(rotation.span()), kFillThreads, 0, stream_.get()>>>(
                 in_.get(), nonzero_.get(), rotation.span(), keep);
             SC_CHECK_LAUNCH(to_nonzero_selection);
-            // Read every input, write the kept ones and the count.
-            run_group("compact", size, keep, compact_impls(n, keep), rotation,
-                      [n](long long kept) { return 4.0 * n + 4.0 * kept + 4.0; });
+            const std::vector<Impl> impls = compact_impls(n, keep);
+            // Read every input, write the kept ones (every implementation's reference has as many)
+            // and the count.
+            const double kept = static_cast<double>(impls.front().expected->values.size());
+            run_group("compact", size, keep, impls, rotation, 4.0 * n + 4.0 * kept + 4.0);
         }
         progress(size, "partition " + std::to_string(kPartitionPercent) + "%");
         run_group("partition", size, kPartitionPercent, partition_impls(n, kPartitionPercent), rotation,
@@ -296,8 +352,6 @@ void Benchmark::run_sweep() {
     std::size_t done = 0;
     for (const auto &[size, impls] : plan) {
         Rotation rotation(size.n, pool_elems_);
-        impls.front().run(0);  // CUB: the reference last element
-        const long long reference = impls.front().result();
         for (const Impl &impl : impls) {
             if (!impl.block) continue;
             for (const int threads : kSweepBlocks) {
@@ -305,7 +359,7 @@ void Benchmark::run_sweep() {
                 StreamCompaction::block_sizes().*impl.block = threads;
                 std::fprintf(stderr, "[sweep %zu/%zu] %s scan n=%s block=%d\n", ++done, total, impl.name.c_str(),
                              size.label.c_str(), threads);
-                sink_(measure("sweep_scan", size, -1, 8.0 * size.n, impl, reference, rotation));
+                sink_(measure("sweep_scan", size, -1, 8.0 * size.n, impl, rotation));
             }
         }
     }

@@ -4,9 +4,13 @@
 // Each point: warm-up runs, then timed runs in lockstep (a host barrier before each), every rank
 // timing its own stream with CUDA events; a run takes as long as its slowest rank; the median of
 // the runs is reported. The sort also reports its exchange bound, measured in the same run: the
-// local sort of one shard plus one all-to-all of the bytes that must move.
+// local sort of one shard plus one all-to-all of the bytes that must move. The scan's and the
+// compaction's outputs are checked in full on every rank (check.h): after the timed runs, one more
+// run on poisoned outputs, compared a chunk at a time with references computed on the host.
+#include "../check.h"
 #include "../fill.h"
 #include "../options.h"
+#include "../timing.h"
 
 #include <stream_compaction/device/radix_sort.cuh>
 #include <stream_compaction/distributed/compaction.cuh>
@@ -52,7 +56,8 @@ const char kUsage[] =
     "  --spmv-grid G     SpMV on the 2D Poisson matrix of a G x G grid (5 G^2 nonzeros; default 7328: 2^28)\n"
     "  --max-gpus K      use at most K GPUs (default: all visible)\n"
     "  --csv FILE        also write the rows as CSV\n"
-    "Exit code: 0 done; 1 a result was wrong, or an error; 2 bad command line; 77 no usable CUDA device.\n";
+    "Exit code: 0 done; 1 a result was wrong, or an error; 2 bad command line; 4 this binary holds no\n"
+    "GPU code for the device (built for other CUDA architectures); 77 no usable CUDA device.\n";
 
 struct Options {
     int runs = 10;
@@ -112,13 +117,22 @@ bool runs_part(const Options &o, const char *part) { return std::find(o.parts.be
 
 // ---- inputs ----
 
-// keys[i] = the hash of the global index (first + i), modulo `modulo` (0: all 32 bits).
+// The scan's and the compaction's items are in [0, kItemRange); the compaction keeps those below 50.
+constexpr std::uint32_t kItemRange = 100;
+constexpr SC::LessThan<int> kKept{50};
+
+// Item `global` of the ranks' shards end to end: the hash of its index, modulo `modulo` (0: all
+// 32 bits). The device fills the shards with it, the host computes the references from it.
+__host__ __device__ int item(std::size_t global, std::uint32_t modulo) {
+    const std::uint32_t h = bench::index_hash(global, 0x5eed2024u);
+    return static_cast<int>(modulo ? h % modulo : h);
+}
+
+// keys[i] = item(first + i, modulo).
 __global__ void fill_hashed(int *keys, std::size_t n, std::size_t first, std::uint32_t modulo) {
     for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-        const std::uint32_t h = bench::index_hash(first + i, 0x5eed2024u);
-        keys[i] = static_cast<int>(modulo ? h % modulo : h);
-    }
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        keys[i] = item(first + i, modulo);
 }
 
 void fill(int *keys, std::size_t n, std::size_t first, std::uint32_t modulo, cudaStream_t stream) {
@@ -252,6 +266,121 @@ private:
     int wrong_ = 0;
 };
 
+// ---- checks: each rank's whole output against a reference the host computes from item() ----
+
+// Items a rank's check holds on the host at a time (twice: the output's and the reference's).
+constexpr std::size_t kCheckChunk = std::size_t{1} << 24;
+
+// f(rank) for every rank of the group, each on its rank's thread: the host's work on one core each.
+template <class F>
+auto on_every_rank(D::LocalGroup &group, F f) {
+    std::vector<decltype(f(0))> results(group.size());
+    group.run([&](int rank) { results[rank] = f(rank); });
+    return results;
+}
+
+// The sum (modulo 2^32) and the kept count of rank r's shard of the scan's and compaction's items
+// [r n, (r + 1) n).
+unsigned shard_sum(int rank, std::size_t n) {
+    unsigned sum = 0;
+    for (std::size_t i = rank * n; i < (rank + 1) * n; ++i) sum += static_cast<unsigned>(item(i, kItemRange));
+    return sum;
+}
+
+std::size_t shard_kept(int rank, std::size_t n) {
+    std::size_t kept = 0;
+    for (std::size_t i = rank * n; i < (rank + 1) * n; ++i) kept += kKept(item(i, kItemRange));
+    return kept;
+}
+
+// A rank's scan, a chunk at a time: the exclusive sum of items first, first + 1, ... from `start`,
+// the sum of the items before them.
+class ItemSums {
+public:
+    ItemSums(std::size_t first, unsigned start) : next_(first), sum_(start) {}
+    void operator()(std::vector<int> &chunk) {
+        std::vector<int> items(chunk.size());
+        for (int &value : items) value = item(next_++, kItemRange);
+        sum_ = bench::exclusive_sum<unsigned>(items.data(), items.size(), chunk.data(), sum_);
+    }
+
+private:
+    std::size_t next_;
+    unsigned sum_;
+};
+
+// A rank's compaction, a chunk at a time: the kept items of every shard (n items each) in order,
+// from the from-th on. kept_before[s]: the kept items of the shards before shard s (one entry per
+// shard and the total last).
+class KeptItems {
+public:
+    KeptItems(std::size_t n, const std::vector<std::size_t> &kept_before, std::size_t from) {
+        const std::size_t shard =
+            std::upper_bound(kept_before.begin(), kept_before.end(), from) - kept_before.begin() - 1;
+        next_ = shard * n;
+        for (std::size_t skip = from - kept_before[shard]; skip > 0; --skip) next_kept();
+    }
+    void operator()(std::vector<int> &chunk) {
+        for (int &value : chunk) value = next_kept();
+    }
+
+private:
+    int next_kept() {
+        while (!kKept(item(next_, kItemRange))) ++next_;
+        return item(next_++, kItemRange);
+    }
+    std::size_t next_;
+};
+
+// "" when d_out[0, count) holds what `reference` fills consecutive chunks with, else the first
+// element that differs. Read back a chunk at a time.
+template <class Reference>
+std::string chunked_mismatch(const int *d_out, std::size_t count, Reference reference, cudaStream_t stream) {
+    std::vector<int> expected;
+    for (std::size_t start = 0; start < count; start += kCheckChunk) {
+        const std::vector<int> got = bench::read_back(d_out + start, std::min(kCheckChunk, count - start), stream);
+        expected.resize(got.size());
+        reference(expected);
+        const std::size_t i = bench::first_mismatch(got.data(), expected.data(), got.size());
+        if (i < got.size()) return bench::element_mismatch(start + i, count, got[i], expected[i]);
+    }
+    return "";
+}
+
+// Where rank r's compaction output sits among the kept items of all ranks (placement.h): with
+// Balance::Keep, where its own shard's are; with Rebalance, an equal share, one more item on each
+// of the first total % ranks ranks.
+D::Placement expected_placement(D::Balance balance, const std::vector<std::size_t> &kept_before, int rank) {
+    const std::size_t ranks = kept_before.size() - 1, total = kept_before.back(), r = rank;
+    if (balance == D::Balance::Keep) return {kept_before[r + 1] - kept_before[r], kept_before[r], total};
+    const auto share_begin = [&](std::size_t q) { return q * (total / ranks) + std::min(q, total % ranks); };
+    return {share_begin(r + 1) - share_begin(r), share_begin(r), total};
+}
+
+std::string placement_mismatch(const D::Placement &got, const D::Placement &expected) {
+    if (got.count == expected.count && got.global_begin == expected.global_begin &&
+        got.global_count == expected.global_count)
+        return "";
+    const auto text = [](const D::Placement &p) {
+        return "(count " + std::to_string(p.count) + ", from " + std::to_string(p.global_begin) + " of " +
+               std::to_string(p.global_count) + ")";
+    };
+    return "placement " + text(got) + ", expected " + text(expected);
+}
+
+// Whether every rank's check passed (mismatches[rank] empty); warns for each rank whose did not.
+bool all_match(const char *implementation, const char *operation, int gpus, std::size_t n,
+               const std::vector<std::string> &mismatches) {
+    bool ok = true;
+    for (std::size_t rank = 0; rank < mismatches.size(); ++rank) {
+        if (mismatches[rank].empty()) continue;
+        bench::warn_mismatch(implementation, operation, std::to_string(gpus) + " GPUs, n/GPU = " + std::to_string(n),
+                             "rank " + std::to_string(rank) + ": " + mismatches[rank]);
+        ok = false;
+    }
+    return ok;
+}
+
 // ---- the parts, for one group of GPUs ----
 
 class Stream {
@@ -266,48 +395,60 @@ private:
 
 void bench_scan(D::LocalGroup &group, std::size_t n, int runs, Report &report) {
     const int g = group.size();
+    const std::vector<unsigned> sums = on_every_rank(group, [n](int rank) { return shard_sum(rank, n); });
+    std::vector<unsigned> starts(g);  // where each rank's shard of the scan starts
+    const unsigned total = bench::exclusive_sum<unsigned>(sums.data(), sums.size(), starts.data());
     Lockstep timing(g, runs);
-    std::vector<int> first(g), last_in(g), last_out(g);
+    std::vector<std::string> mismatches(g);
     group.run([&](int rank) {
         const D::Communicator comm(group.comm(rank));
         const Stream stream;
         D::Workspace ws;
         DeviceBuffer<int> d_in(n), d_out(n);
-        fill(d_in.get(), n, rank * n, 100, stream.get());
-        timing.measure(rank, stream.get(), [&] { D::exclusive_sum(comm, d_in.get(), d_out.get(), n, ws, stream.get()); });
-        SC_CUDA_CHECK(cudaMemcpyAsync(&first[rank], d_out.get(), sizeof(int), cudaMemcpyDeviceToHost, stream.get()));
-        SC_CUDA_CHECK(cudaMemcpyAsync(&last_in[rank], d_in.get() + n - 1, sizeof(int), cudaMemcpyDeviceToHost, stream.get()));
-        SC_CUDA_CHECK(cudaMemcpyAsync(&last_out[rank], d_out.get() + n - 1, sizeof(int), cudaMemcpyDeviceToHost, stream.get()));
-        SC_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+        fill(d_in.get(), n, rank * n, kItemRange, stream.get());
+        const auto scan = [&] { return D::exclusive_sum(comm, d_in.get(), d_out.get(), n, ws, stream.get()); };
+        timing.measure(rank, stream.get(), scan);
+        // The checked run: collective, so every rank makes it, each on its poisoned output.
+        bench::poison(d_out.get(), n, stream.get());
+        const int sum = scan();
+        const std::string wrong_sum = bench::value_mismatch(sum, static_cast<int>(total));
+        mismatches[rank] = wrong_sum.empty()
+                               ? chunked_mismatch(d_out.get(), n, ItemSums(rank * n, starts[rank]), stream.get())
+                               : "the sum it returned: " + wrong_sum;
     });
-    // Each rank starts where the one before it ended.
-    bool ok = first[0] == 0;
-    for (int r = 1; r < g; ++r)
-        ok &= static_cast<unsigned>(first[r]) == static_cast<unsigned>(last_out[r - 1]) + static_cast<unsigned>(last_in[r - 1]);
-    report.add({"scan", "nccl", "int32", g, n, n * g, timing.median_ms(), 8.0 * n, ok});
+    report.add({"scan", "nccl", "int32", g, n, n * g, timing.median_ms(), 8.0 * n,
+                all_match("nccl", "scan", g, n, mismatches)});
 }
 
 void bench_compact(D::LocalGroup &group, std::size_t n, int runs, D::Balance balance, Report &report) {
     const int g = group.size();
+    const std::vector<std::size_t> kept = on_every_rank(group, [n](int rank) { return shard_kept(rank, n); });
+    std::vector<std::size_t> kept_before(g + 1);
+    kept_before[g] = bench::exclusive_sum<std::size_t>(kept.data(), kept.size(), kept_before.data());
     Lockstep timing(g, runs);
-    std::vector<D::Placement> placed(g);
+    std::vector<std::string> mismatches(g);
     group.run([&](int rank) {
         const D::Communicator comm(group.comm(rank));
         const Stream stream;
         D::Workspace ws;
         DeviceBuffer<int> d_in(n), d_out(n);
-        fill(d_in.get(), n, rank * n, 100, stream.get());
-        timing.measure(rank, stream.get(), [&] {
-            placed[rank] = D::compact_if(comm, d_in.get(), n, d_out.get(), n, SC::LessThan<int>{50}, balance, ws,
-                                         stream.get());
-        });
+        fill(d_in.get(), n, rank * n, kItemRange, stream.get());
+        const auto compact = [&] {
+            return D::compact_if(comm, d_in.get(), n, d_out.get(), n, kKept, balance, ws, stream.get());
+        };
+        timing.measure(rank, stream.get(), compact);
+        // The checked run: collective, so every rank makes it, each on its poisoned output.
+        bench::poison(d_out.get(), n, stream.get());
+        const D::Placement placed = compact();
+        const D::Placement expected = expected_placement(balance, kept_before, rank);
+        mismatches[rank] = placement_mismatch(placed, expected);
+        if (mismatches[rank].empty())
+            mismatches[rank] = chunked_mismatch(d_out.get(), expected.count,
+                                                KeptItems(n, kept_before, expected.global_begin), stream.get());
     });
-    std::size_t kept = 0;
-    for (const D::Placement &p : placed) kept += p.count;
-    const bool ok = kept == placed[0].global_count && kept > n * g / 3 && kept < n * g * 2 / 3;
-    const bool rebalance = balance == D::Balance::Rebalance;
-    report.add({"compact", rebalance ? "nccl_rebalance" : "nccl", "50", g, n, n * g, timing.median_ms(),
-                4.0 * n + 4.0 * kept / g, ok});
+    const char *implementation = balance == D::Balance::Rebalance ? "nccl_rebalance" : "nccl";
+    report.add({"compact", implementation, "50", g, n, n * g, timing.median_ms(),
+                4.0 * n + 4.0 * kept_before[g] / g, all_match(implementation, "compact", g, n, mismatches)});
 }
 
 // `param` names the input in the rows: "uniform" (weak scaling: n keys per GPU), "uniform_strong"

@@ -1,4 +1,5 @@
 #include <stream_compaction/support/device_probe.h>
+#include <stream_compaction/support/kernel_image.h>
 
 #include <cuda_runtime.h>
 
@@ -51,9 +52,16 @@ DeviceStatus probe_device() {
     }
     char memory[32];
     std::snprintf(memory, sizeof memory, "%.1f GiB", prop.totalGlobalMem / double(1 << 30));
+    const std::string sm = std::to_string(prop.major) + std::to_string(prop.minor);
     status.usable = true;
-    status.description = std::string(prop.name) + ", sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
-                         ", " + std::to_string(prop.multiProcessorCount) + " SMs, " + memory;
+    status.description = std::string(prop.name) + ", sm_" + sm + ", " + std::to_string(prop.multiProcessorCount) +
+                         " SMs, " + memory;
+    const cudaError_t image = probe_kernel_image();
+    if (image != cudaSuccess)
+        status.no_code_for_device = std::string("this binary holds no GPU code for the ") + prop.name + " (sm_" + sm +
+                                    "): it was built for CUDA architectures " + compiled_cuda_architectures() +
+                                    "; configure with -DCMAKE_CUDA_ARCHITECTURES=" + sm +
+                                    " (or native) and rebuild (CUDA: " + cudaGetErrorString(image) + ")";
     return status;
 }
 

@@ -57,7 +57,7 @@ std::string single_pass_policy_summary(int threads) {
     return "tuned for " + std::to_string(threads) + " threads, blocks an SM: scan " + blocks(scan_policy<int>()) +
            " (4-byte) / " + blocks(scan_policy<double>()) + " (8-byte), select and partition " + blocks(kSelectPolicy) +
            ", reduce_by_key " + blocks(by_key_policy(true)) + ", run_length_encode " + blocks(by_key_policy(false)) +
-           "; scans staged in shared memory by bulk copies on sm_90 and later (" +
+           "; scans staged in shared memory by bulk copies where compiled for sm_90 and later (" +
            std::to_string(kStagedScanVectorsPerThread) + " vectors a thread, " + blocks(kStagedScanPolicy) +
            " blocks an SM; select_if, select_flagged and unique " + std::to_string(kStagedSelectVectorsPerThread) +
            " and " + blocks(kStagedSelectPolicy) + "; reduce_by_key " + std::to_string(staged_by_key_vectors(true)) +

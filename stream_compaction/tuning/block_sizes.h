@@ -35,14 +35,16 @@ using BlockSize = Relaxed<int>;
 // How the single-pass scan, select_if, select_flagged, unique and the by-key scans (reduce_by_key,
 // unique_by_key, run_length_encode) bring their tiles in (partitions and the other tile kernels
 // always load into registers). Staged: a tile is copied into shared memory by Hopper's bulk
-// asynchronous copies (sm_90 and later) and scanned there, in tiles larger than the threads'
-// registers hold; it needs 16-byte vectors of items (4-, 8- and 16-byte types; by key, values of
-// the keys' size), input (and the scan's output) aligned to 16 bytes, and the tuned block size.
+// asynchronous copies and scanned there, in tiles larger than the threads' registers hold; it needs
+// the staged kernel compiled for sm_90 or later (the binary's code for the device, whatever the
+// device: a build for compute_80 JIT-compiled on an H100 runs portable), 16-byte vectors of items
+// (4-, 8- and 16-byte types; by key, values of the keys' size), input (and the scan's output)
+// aligned to 16 bytes, and the tuned block size.
 // Portable: each thread loads its items into registers, on every GPU.
 enum class ScanStaging {
     Auto,      // staged where it can run and the launch has enough staged tiles (policies.h), else portable
     Staged,    // staged wherever it can run (the tests use it on small inputs), else portable
-    Portable,  // always portable: what GPUs before sm_90 run, forced on a Hopper GPU
+    Portable,  // always portable: what code compiled for GPUs before sm_90 runs, forced on any
 };
 
 struct BlockSizes {

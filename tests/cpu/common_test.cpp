@@ -34,11 +34,29 @@ TEST(PerformanceTimer, CpuTimerContract) {
     timer.startCpuTimer();
     EXPECT_THROW(timer.startCpuTimer(), std::runtime_error);
     timer.endCpuTimer();
-    EXPECT_GE(timer.getCpuElapsedTimeForPreviousOperation(), 0.0f);
+    EXPECT_EQ(timer.completedCpuTimings(), 1u);
     EXPECT_THROW(timer.endCpuTimer(), std::runtime_error);
     EXPECT_THROW(timer.endGpuTimer(), std::runtime_error);
+    EXPECT_EQ(timer.completedCpuTimings(), 1u);  // a refused end is no timing
+    EXPECT_EQ(timer.completedGpuTimings(), 0u);
     static_assert(!std::is_copy_constructible_v<SC::Common::PerformanceTimer>);
     static_assert(!std::is_copy_assignable_v<SC::Common::PerformanceTimer>);
+}
+
+// Whether an operation was timed is read from the counts: a timer never started, or started and not
+// ended, has timed nothing, whatever time it reads (0 ms at first, the last timing's after).
+TEST(PerformanceTimer, CountsOnlyCompletedTimings) {
+    SC::Common::PerformanceTimer timer;
+    EXPECT_EQ(timer.completedCpuTimings(), 0u);  // never started
+    EXPECT_EQ(timer.completedGpuTimings(), 0u);
+    timer.startCpuTimer();
+    EXPECT_EQ(timer.completedCpuTimings(), 0u);  // started, never stopped
+    timer.endCpuTimer();
+    timer.startCpuTimer();
+    EXPECT_EQ(timer.completedCpuTimings(), 1u);  // the second, still running, is not counted
+    timer.endCpuTimer();
+    EXPECT_EQ(timer.completedCpuTimings(), 2u);
+    EXPECT_EQ(timer.completedGpuTimings(), 0u);  // the CPU timer's timings are not the GPU timer's
 }
 
 TEST(PerformanceTimer, UsableAgainAfterTimedWorkThrows) {
@@ -47,6 +65,7 @@ TEST(PerformanceTimer, UsableAgainAfterTimedWorkThrows) {
     timer.endCpuTimer();
     timer.abandonGpuTimer();
     EXPECT_THROW(timer.endGpuTimer(), std::runtime_error);
+    EXPECT_EQ(timer.completedGpuTimings(), 0u);  // an abandoned timing is no timing
 }
 
 TEST(CudaError, MessageNamesErrorCallAndPlace) {

@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -101,10 +103,12 @@ TEST(CpuBfs, SharedGraphsFromVertexZero) {
         int reached;
     };
     // luxembourg_osm: 1,035 levels (a road network); soc-Epinions1: 47,676 of 75,888 reachable.
-    for (const Expected &e : {Expected{"luxembourg_osm.mtx", 1034, 114599}, Expected{"soc-Epinions1.mtx", -1, 47676}}) {
-        const std::string path = findMatrixFile(e.file);
-        if (path.empty()) GTEST_SKIP() << e.file << " not found (copy ../shared/data/matrices to .data/matrices)";
-        const auto m = StreamCompaction::read_matrix_market(path);
+    const Expected graphs[] = {{"luxembourg_osm.mtx", 1034, 114599}, {"soc-Epinions1.mtx", -1, 47676}};
+    const MatrixFiles files = findMatrixFiles({graphs[0].file, graphs[1].file});
+    REQUIRE_MATRIX_FILES(files);
+    for (std::size_t g = 0; g < std::size(graphs); ++g) {
+        const Expected &e = graphs[g];
+        const auto m = StreamCompaction::read_matrix_market(files.paths[g]);
         StreamCompaction::require_adjacency(m, e.file);
         const auto levels = CPU::bfsLevels(m.rows, m.row_offsets.data(), m.column_indices.data(), 0);
         EXPECT_EQ(CPU::bfsLevelsParallel(m.rows, m.row_offsets.data(), m.column_indices.data(), 0, 4), levels) << e.file;

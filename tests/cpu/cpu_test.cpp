@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <numeric>
 #include <stdexcept>
 
@@ -74,10 +75,19 @@ TEST(CpuScan, RejectsBadArguments) {
     EXPECT_NO_THROW(SC::CPU::scan(0, nullptr, nullptr));
 }
 
+// Each operation is timed once: the count of completed timings says so, not the time (which may
+// read 0 ms).
 TEST(CpuScan, TimerRecordsTheOperation) {
     std::vector<int> in(1 << 16, 1), out(1 << 16);
-    SC::CPU::scan(int(in.size()), out.data(), in.data());
-    EXPECT_GE(SC::CPU::timer().getCpuElapsedTimeForPreviousOperation(), 0.0f);
+    const int n = int(in.size());
+    const auto timings = [] { return SC::CPU::timer().completedCpuTimings(); };
+    std::uint64_t timed = timings();
+    SC::CPU::scan(n, out.data(), in.data());
+    EXPECT_EQ(timings(), ++timed) << "scan";
+    EXPECT_EQ(SC::CPU::compactWithoutScan(n, out.data(), in.data()), n);
+    EXPECT_EQ(timings(), ++timed) << "compactWithoutScan";
+    EXPECT_EQ(SC::CPU::compactWithScan(n, out.data(), in.data()), n);
+    EXPECT_EQ(timings(), ++timed) << "compactWithScan";
 }
 
 // The references the GPU partition tests compare with, against their definitions: stable_partition

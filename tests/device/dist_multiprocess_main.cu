@@ -183,6 +183,10 @@ int launch(const char *self) {
         std::printf("skipped: %s\n", device.reason.c_str());
         return kSkipped;
     }
+    if (!device.no_code_for_device.empty()) {
+        std::fprintf(stderr, "sc_dist_multiprocess: %s\n", device.no_code_for_device.c_str());
+        return SC::kExitNoCodeForDevice;
+    }
     int ranks = 0;
     SC_CUDA_CHECK(cudaGetDeviceCount(&ranks));
     char directory[] = "/tmp/sc_dist_id.XXXXXX";

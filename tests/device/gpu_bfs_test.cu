@@ -106,11 +106,12 @@ TEST_F(GpuBfs, GeneratedPowerLawGraphs) {
 }
 
 TEST_F(GpuBfs, SharedRoadAndSocialGraphs) {
-    for (const char *file : {"luxembourg_osm.mtx", "soc-Epinions1.mtx"}) {
-        const std::string path = findMatrixFile(file);
-        if (path.empty()) GTEST_SKIP() << file << " not found (copy ../shared/data/matrices to .data/matrices)";
-        const auto m = SC::read_matrix_market(path);
-        SC::require_adjacency(m, file);
+    const std::vector<std::string> names = {"luxembourg_osm.mtx", "soc-Epinions1.mtx"};
+    const MatrixFiles files = findMatrixFiles(names);
+    REQUIRE_MATRIX_FILES(files);
+    for (std::size_t g = 0; g < names.size(); ++g) {
+        const auto m = SC::read_matrix_market(files.paths[g]);
+        SC::require_adjacency(m, names[g]);
         expectSameAsCpu(Graph{m.rows, m.row_offsets, m.column_indices}, 0);
     }
 }

@@ -368,8 +368,7 @@ TEST_F(GpuMerge, DependentLaunchSeesThePriorKernelsWrites) {
     constexpr int kBlocks = 1024, kThreads = 256, kLate = 12345;
     cudaFuncAttributes attributes{};
     SC_CUDA_CHECK(cudaFuncGetAttributes(&attributes, readAfterPriorGrid));
-    EXPECT_EQ(SC::detail::kernel_has_dependent_launch(reinterpret_cast<const void *>(readAfterPriorGrid),
-                                                      "readAfterPriorGrid", kThreads, 0),
+    EXPECT_EQ(SC::detail::kernel_compiled_for_sm90(reinterpret_cast<const void *>(readAfterPriorGrid)),
               attributes.ptxVersion >= 90);
     SC::DeviceBuffer<int> d_value = poisoned<int>(1), d_out = poisoned<int>(kBlocks * kThreads);
     Stream stream;

@@ -163,17 +163,14 @@ TEST_F(Spmv, GeneratedMatricesFloatAndDouble) {
 }
 
 TEST_F(Spmv, EverySharedMatrix) {
-    int found = 0;
-    for (const SharedMatrix &shared : kSharedMatrices) {
-        const std::string path = findMatrixFile(shared.file);
-        if (path.empty()) continue;
-        ++found;
+    const MatrixFiles files = findMatrixFiles(sharedMatrixNames());
+    REQUIRE_MATRIX_FILES(files);
+    for (const std::string &path : files.paths) {
         SCOPED_TRACE(path);
         const SC::CsrMatrix<double> m = SC::read_matrix_market(path);
         checkSpmv(m, ours());
         checkSpmv(SC::convert_values<float>(m), ours());
     }
-    if (found == 0) GTEST_SKIP() << "no shared matrices found (copy them to .data/matrices or set SC_MATRIX_DIR)";
 }
 
 // SpMV expressed as a segmented reduction on the load-balancing search: each nonzero's product
@@ -210,14 +207,15 @@ TEST_F(Spmv, LoadBalancedSegmentedReduceAgrees) {
         checkLoadBalancedSpmv(m);
         checkLoadBalancedSpmv(SC::convert_values<float>(m));
     }
-    for (const SharedMatrix &shared : kSharedMatrices) {
-        const std::string path = findMatrixFile(shared.file);
+    const MatrixFiles files = findMatrixFiles(sharedMatrixNames());
+    for (const std::string &path : files.paths) {
         if (path.empty()) continue;
         SCOPED_TRACE(path);
         const SC::CsrMatrix<double> m = SC::read_matrix_market(path);
         checkLoadBalancedSpmv(m);
         checkLoadBalancedSpmv(SC::convert_values<float>(m));
     }
+    REQUIRE_MATRIX_FILES(files);  // after the generated matrices and the shared ones found
 }
 
 TEST_F(Spmv, RowsOfLengthZeroOneAndTwoToThe20) {
@@ -357,15 +355,15 @@ TEST_F(SpmvCusparse, ReferenceAlgorithmsOnEveryShape) {
     matrices.push_back(SC::poisson_2d(64));
     matrices.push_back(SC::power_law(20000, 20000, 1.3, 2, freshSeed()));
     matrices.push_back(withRowLengths({0, 1, 0, 0, 1 << 20, 1, 0, 2, 0}, (1 << 20) + 7, freshSeed()));
-    for (const char *file : {"soc-Epinions1.mtx", "lp_ship04l.mtx", "D6-6.mtx"}) {
-        const std::string path = findMatrixFile(file);
+    const MatrixFiles files = findMatrixFiles({"soc-Epinions1.mtx", "lp_ship04l.mtx", "D6-6.mtx"});
+    for (const std::string &path : files.paths)
         if (!path.empty()) matrices.push_back(SC::read_matrix_market(path));
-    }
     for (const auto &m : matrices) {
         SCOPED_TRACE(std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", nnz " + std::to_string(m.nnz()));
         checkSpmv(m, cusparse());
         checkSpmv(SC::convert_values<float>(m), cusparse());
     }
+    REQUIRE_MATRIX_FILES(files);  // after every shape and the shared matrices found
 }
 
 TEST_F(SpmvCusparse, SixtyFourBitOffsets) {
@@ -439,15 +437,12 @@ TEST(GpuLarge, FloatSpmvRepeatsItsBits) {
 // Every algorithm, cuSPARSE included, on each shared matrix in float (EverySharedMatrix checks ours in both types).
 TEST(GpuLarge, SpmvSharedMatrices) {
     SKIP_WITHOUT_GPU();
-    int found = 0;
-    for (const SharedMatrix &shared : kSharedMatrices) {
-        const std::string path = findMatrixFile(shared.file);
-        if (path.empty()) continue;
-        ++found;
+    const MatrixFiles files = findMatrixFiles(sharedMatrixNames());
+    REQUIRE_MATRIX_FILES(files);
+    for (const std::string &path : files.paths) {
         SCOPED_TRACE(path);
         checkSpmv(SC::convert_values<float>(SC::read_matrix_market(path)), all());
     }
-    if (found == 0) GTEST_SKIP() << "no shared matrices found";
 }
 
 // Runs body(first, last) on row ranges split over the host's cores.

@@ -21,10 +21,12 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace robustness {
@@ -448,10 +450,65 @@ inline const char *selectionName(Selection s) {
 
 // ---- calls that may refuse their configuration ----
 
-// Whether an exception's message names the limit that made the library refuse.
-inline bool namesALimit(const std::string &message) {
-    return message.find("shared memory") != std::string::npos || message.find("block size") != std::string::npos ||
-           message.find("registers") != std::string::npos;
+// One configuration a call is judged at: what runs, the size of its elements, and the block size it
+// reads with that block size's default.
+struct Configuration {
+    std::string what;          // e.g. "int (4 bytes), exclusive_scan"
+    std::size_t elementBytes;  // the largest element type it moves
+    int threads;               // the block size in force (a field of block_sizes())
+    int defaultThreads;        // that field's default (BlockSizes{})
+};
+
+// The configuration of a call that reads `blockSize` of block_sizes(), as set now.
+inline Configuration configurationAt(std::string what, std::size_t elementBytes,
+                                     SC::BlockSize SC::BlockSizes::*blockSize) {
+    const SC::BlockSizes defaults{};
+    return {std::move(what), elementBytes, (SC::block_sizes().*blockSize).get(), (defaults.*blockSize).get()};
+}
+
+// The current device's shared memory per block with the kernel's opt-in: the limit a refusal for
+// shared memory must state.
+inline long long sharedMemoryPerBlockOptin() {
+    int device = 0, bytes = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&device));
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    return bytes;
+}
+
+// Whether a documented limit excuses refusing `c` with `message`. A launch is refused for two limits
+// of its configuration (detail/host/launch.h), each stated with its numbers, which must hold:
+//  - "block size T is over this kernel's limit of M threads" (its registers per thread): M < T;
+//  - "S bytes of shared memory per block (T threads) are over the device's limit of L bytes":
+//    L is this device's opt-in limit (`deviceSharedLimit`) and S > L.
+// Neither is reached at the default block size, which every caller runs, nor by elements of 4
+// bytes or fewer (int and its kin): what a kernel needs of both grows with the element's size. A
+// refusal there fails whatever its message says.
+inline ::testing::AssertionResult documentedRefusal(const Configuration &c, const std::string &message,
+                                                    long long deviceSharedLimit) {
+    const auto unexpected = [&](const std::string &why) {
+        return ::testing::AssertionFailure() << c.what << " at block size " << c.threads << " was refused, but " << why
+                                             << ": " << message;
+    };
+    if (c.threads == c.defaultThreads) return unexpected("its default block size must run");
+    if (c.elementBytes <= sizeof(int)) return unexpected("elements of 4 bytes or fewer must run at every block size");
+    static const std::regex threadsLimit(R"(block size (\d+) is over this kernel's limit of (\d+) threads)");
+    static const std::regex sharedLimit(
+        R"((\d+) bytes of shared memory per block \(\d+ threads\) are over the device's limit of (\d+) bytes)");
+    std::smatch numbers;
+    if (std::regex_search(message, numbers, threadsLimit)) {
+        if (std::stoll(numbers[2].str()) < std::stoll(numbers[1].str()))
+            return ::testing::AssertionSuccess() << "refused: " << message;
+        return unexpected("the block size is within the kernel's stated limit");
+    }
+    if (std::regex_search(message, numbers, sharedLimit)) {
+        if (std::stoll(numbers[2].str()) != deviceSharedLimit)
+            return unexpected("the stated limit is not this device's " + std::to_string(deviceSharedLimit) + " bytes");
+        if (std::stoll(numbers[1].str()) > deviceSharedLimit)
+            return ::testing::AssertionSuccess() << "refused: " << message;
+        return unexpected("the shared memory is within the device's limit");
+    }
+    return unexpected("the message states neither documented limit (a kernel's threads per block, the device's "
+                      "shared memory per block)");
 }
 
 // A small scan at the default block sizes on fresh buffers, synchronized: whether the CUDA context
@@ -478,20 +535,19 @@ inline ::testing::AssertionResult contextHealthy() {
     return result;
 }
 
-// Judges one call under the rule "it runs correctly, or it throws std::invalid_argument before any
-// work whose message names the limit, and the context stays healthy". `run` launches, waits and
-// returns the comparison with the CPU; `untouched` says whether the outputs still hold their poison
-// (checked only after a refusal: a refusal comes before any work).
+// Judges one call at configuration `c` under the rule "it runs correctly, or it throws
+// std::invalid_argument before any work where a documented limit excuses it (documentedRefusal),
+// and the context stays healthy". `run` launches, waits and returns the comparison with the CPU;
+// `untouched` says whether the outputs still hold their poison (checked only after a refusal: a
+// refusal comes before any work).
 template <class Run, class Untouched>
-::testing::AssertionResult runsOrRefusesCleanly(Run run, Untouched untouched) {
+::testing::AssertionResult runsOrRefusesCleanly(const Configuration &c, Run run, Untouched untouched) {
     try {
         return run();
     } catch (const std::invalid_argument &e) {
         const std::string message = e.what();
-        if (!namesALimit(message))
-            return ::testing::AssertionFailure() << "refused with a message that names no limit (\"shared memory\", "
-                                                    "\"block size\" or \"registers\"): "
-                                                 << message;
+        ::testing::AssertionResult documented = documentedRefusal(c, message, sharedMemoryPerBlockOptin());
+        if (!documented) return documented;
         if (!untouched()) return ::testing::AssertionFailure() << "refused (" << message << ") after writing its outputs";
         ::testing::AssertionResult healthy = contextHealthy();
         if (!healthy) return ::testing::AssertionFailure() << "refused (" << message << "), then " << healthy.message();

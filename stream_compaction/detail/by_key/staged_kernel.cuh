@@ -44,8 +44,8 @@ struct StagedRuns {
 // pass over the tile finds the run starts and ends and folds the thread's pairs, the block scan and
 // look-back give each thread its prefix, and a second pass over the tile writes each run's first
 // key and reduced value. run_length_encode, whose values are all one, folds and counts by bit
-// arithmetic on the run starts instead. Launched only on sm_90 and later, with 16-byte aligned keys
-// and values.
+// arithmetic on the run starts instead. Launched only where compiled for sm_90 and later, with
+// 16-byte aligned keys and values.
 template <class K, class Values, class ValueOut, class Op, class Equal>
 __global__ void __launch_bounds__(kStagedByKeyPolicy.threads,
                                   resident_blocks(kStagedByKeyPolicy.threads, kStagedByKeyPolicy.min_blocks_per_sm))
@@ -231,6 +231,8 @@ __global__ void __launch_bounds__(kStagedByKeyPolicy.threads,
     const unsigned warp_values_out = __reduce_max_sync(kFullMask, values_end);
     for (unsigned i = lane; i < warp_values_out; i += kWarpThreads)
         p.values_out[warp_first_run + i] = static_cast<ValueOut>(warp_values[i]);
+#else
+    __trap();  // unreachable: launched only where kernel_compiled_for_sm90 holds (runs_staged)
 #endif
 }
 

@@ -53,7 +53,7 @@ struct ClusterDone {
             if (lane == 0) finish(total);
         }
 #else
-        __trap();  // launched only where the device has clusters (device_has_clusters)
+        __trap();  // unreachable: launch_one_cluster refuses kernels not compiled for sm_90 (kernel_compiled_for_sm90)
 #endif
     }
 };

@@ -36,13 +36,18 @@ KernelLimits query_limits(const void *kernel, int device) {
 std::mutex grids_mutex;
 std::map<std::tuple<int, const void *, int, std::size_t>, unsigned> grids_cache;
 
-// prepare_launch's checks; the caller holds limits_mutex.
-KernelLimits &checked_limits(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes) {
+// The current device's limits of `kernel`, looked up on first use; the caller holds limits_mutex.
+KernelLimits &limits_of(const void *kernel) {
     int device = 0;
     SC_CUDA_CHECK(cudaGetDevice(&device));
     auto found = limits_cache.find({device, kernel});
     if (found == limits_cache.end()) found = limits_cache.emplace(std::make_pair(device, kernel), query_limits(kernel, device)).first;
-    KernelLimits &limits = found->second;
+    return found->second;
+}
+
+// prepare_launch's checks; the caller holds limits_mutex.
+KernelLimits &checked_limits(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes) {
+    KernelLimits &limits = limits_of(kernel);
 
     if (threads <= 0 || threads > limits.max_threads)
         throw std::invalid_argument(std::string(name) + ": block size " + std::to_string(threads) +
@@ -68,9 +73,9 @@ void prepare_launch(const void *kernel, const char *name, int threads, std::size
     checked_limits(kernel, name, threads, dynamic_shared_bytes);
 }
 
-bool kernel_has_dependent_launch(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes) {
+bool kernel_compiled_for_sm90(const void *kernel) {
     std::lock_guard<std::mutex> lock(limits_mutex);
-    return checked_limits(kernel, name, threads, dynamic_shared_bytes).ptx_version >= 90;
+    return limits_of(kernel).ptx_version >= 90;
 }
 
 unsigned resident_grid(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes) {
@@ -88,28 +93,6 @@ unsigned resident_grid(const void *kernel, const char *name, int threads, std::s
     grids_cache.emplace(key, grid);
     return grid;
 }
-
-namespace {
-
-// The current device's compute capability is at least 9.0 (Hopper). Looked up once per device.
-bool device_is_sm90_or_later() {
-    int device = 0;
-    SC_CUDA_CHECK(cudaGetDevice(&device));
-    static std::mutex mutex;
-    static std::map<int, bool> by_device;
-    std::lock_guard<std::mutex> lock(mutex);
-    const auto found = by_device.find(device);
-    if (found != by_device.end()) return found->second;
-    int major = 0;
-    SC_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    return by_device.emplace(device, major >= 9).first->second;
-}
-
-}  // namespace
-
-bool device_has_bulk_copy() { return device_is_sm90_or_later(); }
-
-bool device_has_clusters() { return device_is_sm90_or_later(); }
 
 }  // namespace detail
 }  // namespace StreamCompaction

@@ -7,6 +7,8 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace StreamCompaction {
@@ -43,11 +45,17 @@ void launch_with_attribute(void (*kernel)(Params...), const LaunchSite &site, un
 }
 
 // Launches kernel over `blocks` blocks that form one thread block cluster (at most 8, the portable
-// cluster size; only where device_has_clusters()), after prepare_launch, and checks the launch.
+// cluster size), after prepare_launch, and checks the launch. Only a kernel compiled for sm_90 or
+// later has the cluster code (callers choose this path by kernel_compiled_for_sm90); any other is
+// refused with std::invalid_argument before anything is enqueued.
 template <class... Params, class... Args>
 void launch_one_cluster(void (*kernel)(Params...), const LaunchSite &site, unsigned blocks, int threads,
                         std::size_t dynamic_shared_bytes, cudaStream_t stream, Args &&...args) {
     prepare_launch(reinterpret_cast<const void *>(kernel), site.name, threads, dynamic_shared_bytes);
+    if (!kernel_compiled_for_sm90(reinterpret_cast<const void *>(kernel)))
+        throw std::invalid_argument(std::string(site.name) +
+                                    ": a one-cluster launch needs the kernel compiled for sm_90 or later; this "
+                                    "binary's code for the device was compiled for an older architecture");
     cudaLaunchAttribute cluster{};
     cluster.id = cudaLaunchAttributeClusterDimension;
     cluster.val.clusterDim.x = blocks;
@@ -60,12 +68,13 @@ void launch_one_cluster(void (*kernel)(Params...), const LaunchSite &site, unsig
 // Launches kernel as a programmatic dependent of the kernel before it in the stream
 // (detail/grid/dependent_launch.cuh): its blocks may start while that kernel's last blocks run and
 // wait in wait_for_prior_grid until it has ended, so that the launch and the blocks' start overlap
-// its tail. Plainly where the kernel was compiled for a GPU older than sm_90 (no wait in it). Captured
-// into a CUDA graph, the dependency becomes a programmatic edge.
+// its tail. Plainly where the kernel was compiled for a GPU older than sm_90 (no wait in it: its PTX
+// version, kernel_compiled_for_sm90). Captured into a CUDA graph, the dependency becomes a
+// programmatic edge.
 template <class... Params, class... Args>
 void launch_dependent(void (*kernel)(Params...), const LaunchSite &site, unsigned blocks, int threads,
                       std::size_t dynamic_shared_bytes, cudaStream_t stream, Args &&...args) {
-    if (!kernel_has_dependent_launch(reinterpret_cast<const void *>(kernel), site.name, threads, dynamic_shared_bytes)) {
+    if (!kernel_compiled_for_sm90(reinterpret_cast<const void *>(kernel))) {
         launch(kernel, site, blocks, threads, dynamic_shared_bytes, stream, std::forward<Args>(args)...);
         return;
     }

@@ -36,18 +36,14 @@ void prepare_launch(const void *kernel, const char *name, int threads, std::size
 // once per kernel, device and configuration, so that a call pays a map lookup, not an occupancy query.
 unsigned resident_grid(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes);
 
-// Whether the current device has Hopper's bulk asynchronous copies (compute capability 9.0 and
-// later; the staged scan needs them). Looked up once per device.
-bool device_has_bulk_copy();
-
-// Whether the current device launches thread block clusters (compute capability 9.0 and later;
-// the small reductions' one-cluster launch needs them). Looked up once per device.
-bool device_has_clusters();
-
-// Whether `kernel` was compiled for sm_90 or later (its PTX version), so that it holds the
-// griddepcontrol instructions a programmatic dependent launch relies on (launch_dependent).
-// Runs prepare_launch's lookup of the kernel first; looked up once per kernel and device.
-bool kernel_has_dependent_launch(const void *kernel, const char *name, int threads, std::size_t dynamic_shared_bytes);
+// Whether the code of `kernel` that runs on the current device was compiled for sm_90 or later:
+// its PTX version, the virtual architecture its __CUDA_ARCH__ branches were taken for. Not the
+// device's capability, nor the binary version (which reads 90 on an H100 after a JIT from older
+// PTX): a kernel compiled for compute_80 runs its pre-Hopper branches on an H100 too. Every path
+// that needs Hopper's bulk copies, clusters or griddepcontrol is taken only where this holds; the
+// bodies compiled without them trap (a backstop: never launched). Looked up once per kernel and
+// device; cuda_error where the binary holds no code for the device.
+bool kernel_compiled_for_sm90(const void *kernel);
 
 // Whether `p` may be read in accesses of `alignment` bytes (a kernel's vectorized path).
 inline bool aligned_to(const void *p, std::size_t alignment) {

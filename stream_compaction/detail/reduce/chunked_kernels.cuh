@@ -9,6 +9,7 @@
 #include <stream_compaction/detail/block/block_reduce.cuh>
 #include <stream_compaction/detail/block/tile_scan.cuh>
 #include <stream_compaction/detail/reduce/folds.cuh>
+#include <stream_compaction/detail/warp/warp_reduce.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>
@@ -216,7 +217,7 @@ __global__ void __launch_bounds__(kOrderedMaxThreads) ordered_reduce_kernel(Item
         for (int j = 0; j < R; ++j)
 #pragma unroll
             for (int k = 0; k < VEC; ++k) magnitude |= fold.magnitude(loaded[j][k]);
-        magnitude = __reduce_or_sync(kFullMask, magnitude);
+        magnitude = warp_or_all(magnitude);
         __syncwarp();  // every lane has folded the previous step's piece from the staging area
 #pragma unroll
         for (int j = 0; j < R; ++j) {

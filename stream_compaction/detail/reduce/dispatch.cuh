@@ -146,22 +146,27 @@ std::size_t one_round_threads(std::size_t n) {
     return ceil_div(n, striped_tile_items<T>(kWarpThreads)) * kWarpThreads;
 }
 
-// Inputs of a few striped tiles (sm_90 on): the striped kernel as one cluster of the fewest blocks,
-// at most kReduceClusterMaxBlocks, that take the tiles evenly; thread 0 of the first hands the total
-// to finish.
+// The striped kernel of a one-cluster reduction (launch_striped_cluster) for these items: vectorized
+// where the input allows it.
 template <class T, class Op, class Items, class Finish>
-void launch_striped_cluster(Items items, std::size_t n, Op op, Finish finish, int threads, cudaStream_t stream) {
+auto striped_cluster_kernel(const Items &items) {
     using Done = ClusterDone<T, Finish>;
+    if constexpr (Items::kCanVectorize)
+        if (items.vectorizable()) return striped_reduce_kernel<T, Op, Items, Done, true>;
+    return striped_reduce_kernel<T, Op, Items, Done, false>;
+}
+
+// Inputs of a few striped tiles: `kernel` (striped_cluster_kernel, compiled for sm_90 or later) as
+// one cluster of the fewest blocks, at most kReduceClusterMaxBlocks, that take the tiles evenly;
+// thread 0 of the first hands the total to finish.
+template <class T, class Op, class Items, class Finish, class Kernel>
+void launch_striped_cluster(Kernel kernel, Items items, std::size_t n, Op op, Finish finish, int threads,
+                            cudaStream_t stream) {
     const std::size_t tiles = ceil_div(n, striped_tile_items<T>(threads));
     const std::size_t per_block = ceil_div(tiles, kReduceClusterMaxBlocks);
     const auto blocks = static_cast<unsigned>(ceil_div(tiles, per_block));
-    const char *name = "striped_reduce_kernel";
-    if constexpr (Items::kCanVectorize)
-        if (items.vectorizable())
-            return launch_one_cluster(striped_reduce_kernel<T, Op, Items, Done, true>, name, blocks, threads, 0, stream,
-                                      items, n, op, Done{finish});
-    launch_one_cluster(striped_reduce_kernel<T, Op, Items, Done, false>, name, blocks, threads, 0, stream, items, n, op,
-                       Done{finish});
+    launch_one_cluster(kernel, "striped_reduce_kernel", blocks, threads, 0, stream, items, n, op,
+                       ClusterDone<T, Finish>{finish});
 }
 
 // Ordered kernel: its block size is the caller's, at most kOrderedMaxThreads, halved until the
@@ -210,9 +215,9 @@ void launch_ordered(Items items, std::size_t n, Fold fold, Done done, cudaStream
 
 // One launch: *d_out = op(identity, every item in order). Operators known to commute take the
 // single-tile kernel for one tile of the block size, or of a block up to kReduceWideBlockThreads
-// wide; one cluster of striped blocks for a few tiles more (sm_90 on); and the striped kernel with
-// the last block's combine above that. Any other operator takes the ordered kernel. n > 0;
-// d_temp holds chunked_layout<T, T>(n).
+// wide; one cluster of striped blocks for a few tiles more (a kernel compiled for sm_90 on); and
+// the striped kernel with the last block's combine above that. Any other operator takes the ordered
+// kernel. n > 0; d_temp holds chunked_layout<T, T>(n).
 template <class T, class Op, class Items>
 void chunked_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, void *d_temp, cudaStream_t stream) {
     using Finish = WriteCombined<T, Op>;
@@ -225,9 +230,13 @@ void chunked_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, voi
         const std::size_t needed = one_round_threads<T>(n);
         if (needed <= kReduceWideBlockThreads)
             return launch_single_tile<T>(items, n, op, finish, static_cast<int>(needed), stream);
-        if (n <= kReduceClusterMaxBlocks * kReduceClusterTilesPerBlock * striped_tile_items<T>(threads) &&
-            device_has_clusters())
-            return launch_striped_cluster<T>(items, n, op, finish, threads, stream);
+        // The cluster code exists where the kernel was compiled for sm_90 or later (its PTX
+        // version, not the device's capability: a JIT from older PTX has none).
+        if (n <= kReduceClusterMaxBlocks * kReduceClusterTilesPerBlock * striped_tile_items<T>(threads)) {
+            const auto kernel = striped_cluster_kernel<T, Op, Items, Finish>(items);
+            if (kernel_compiled_for_sm90(reinterpret_cast<const void *>(kernel)))
+                return launch_striped_cluster<T>(kernel, items, n, op, finish, threads, stream);
+        }
     }
     const auto pieces = chunked_layout<T, T>(n).carve(d_temp);
     const LastBlockDone<T, Finish> done{reinterpret_cast<T *>(pieces[1]), reinterpret_cast<CallState *>(pieces[0]),

@@ -143,7 +143,7 @@ __device__ __forceinline__ void load_staged_tile(cuda::barrier<cuda::thread_scop
 // The single-pass scan with its tile staged in shared memory: one thread has the copy engine load
 // the whole tile, the threads scan it in place, and one thread has the copy engine store it. The
 // bytes in flight cost no registers, so a tile can be larger than what the threads could hold.
-// Launched only on sm_90 and later, with `in` and `out` aligned to 16 bytes (tuning/policies.h).
+// Launched only where compiled for sm_90 and later, with `in` and `out` aligned to 16 bytes (tuning/policies.h).
 template <class T, class Op, bool Exclusive>
 __global__ void __launch_bounds__(kStagedScanPolicy.threads,
                                   resident_blocks(kStagedScanPolicy.threads, kStagedScanPolicy.min_blocks_per_sm))
@@ -205,6 +205,8 @@ __global__ void __launch_bounds__(kStagedScanPolicy.threads,
         __syncthreads();
         for (std::size_t i = threadIdx.x; i < valid; i += Threads) out[base + i] = stage.items[i];
     }
+#else
+    __trap();  // unreachable: launched only where kernel_compiled_for_sm90 holds (runs_staged)
 #endif
 }
 

@@ -293,6 +293,8 @@ __global__ void __launch_bounds__(kStagedSelectPolicy.threads,
     T *out = p.out + kept_before_tile + warp_prefix;
     for (unsigned i = lane; i < row_base; i += kWarpThreads) out[i] = part[i];
     if (assigned.tile == p.tiles - 1 && threadIdx.x == 0) *p.count_out = kept_before_tile + tile_kept;
+#else
+    __trap();  // unreachable: launched only where kernel_compiled_for_sm90 holds (runs_staged)
 #endif
 }
 

@@ -44,6 +44,18 @@ __device__ __forceinline__ T warp_redux(unsigned members, T x, Op) {
     else return static_cast<T>(__reduce_or_sync(members, static_cast<unsigned>(x)));
 }
 
+// Every lane returns the bitwise or of every lane's x. Needs all 32 lanes. One redux.sync from sm_80
+// on; a butterfly of shuffles where the code is compiled for older GPUs.
+__device__ __forceinline__ unsigned warp_or_all(unsigned x) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    return __reduce_or_sync(kFullMask, x);
+#else
+#pragma unroll
+    for (unsigned offset = kWarpThreads / 2; offset > 0; offset /= 2) x |= __shfl_xor_sync(kFullMask, x, offset);
+    return x;
+#endif
+}
+
 // Lane 0 returns every lane's x combined, in any order (operators known to commute); the other
 // lanes return partial results. Needs all 32 lanes, each with a value. A redux.sync where the
 // hardware has it for op: one instruction where the shuffles are five dependent steps.
