@@ -173,3 +173,13 @@ TEST_F(GpuArch, OneClusterLaunchNeedsTheKernelCompiledForSm90) {
     SC_CUDA_CHECK(cudaDeviceSynchronize());
     EXPECT_TRUE(stillPoisoned(d_out.get(), kBlocks * sizeof(int))) << "a refused launch wrote its output";
 }
+
+// A dependent launch checks its configuration like every launch (prepare_launch), on either path:
+// a block size over the kernel's limit is refused with std::invalid_argument, nothing enqueued.
+TEST_F(GpuArch, DependentLaunchRefusesABadBlockSizeFirst) {
+    auto d_out = poisonedBuffer<int>(1);
+    EXPECT_THROW(SC::detail::launch_dependent(writeBlockNumbers, "writeBlockNumbers", 1, 2048, 0, 0, d_out.get()),
+                 std::invalid_argument);
+    SC_CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_TRUE(stillPoisoned(d_out.get(), sizeof(int))) << "a refused launch wrote its output";
+}

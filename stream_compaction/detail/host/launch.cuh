@@ -78,6 +78,7 @@ void launch_dependent(void (*kernel)(Params...), const LaunchSite &site, unsigne
         launch(kernel, site, blocks, threads, dynamic_shared_bytes, stream, std::forward<Args>(args)...);
         return;
     }
+    prepare_launch(reinterpret_cast<const void *>(kernel), site.name, threads, dynamic_shared_bytes);
     cudaLaunchAttribute dependent{};
     dependent.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     dependent.val.programmaticStreamSerializationAllowed = 1;
