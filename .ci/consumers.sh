@@ -5,7 +5,9 @@
 #   2. tests/consumers/find_package: find_package(StreamCompaction 0.9 CONFIG) against that prefix;
 #   3. tests/consumers/add_subdirectory: the repository pulled in with add_subdirectory, which must
 #      build the library targets and none of the repository's tests, benchmark or harness;
-#   4. run every consumer program: exit 0 (passed) or 77 (no CUDA device: skipped) is success.
+#   4. tests/consumers/default_arch, configured with no CUDA architectures (CMake's default): the
+#      package's config must warn that its libraries do not cover them;
+#   5. run every consumer program: exit 0 (passed) or 77 (no CUDA device: skipped) is success.
 # Environment: SC_CONSUMERS_DIR (work directory, default a fresh temporary one, removed at the
 # end), SC_JOBS (parallel jobs, default nproc), SC_CUDA_ARCHITECTURES (default 90).
 set -euo pipefail
@@ -15,7 +17,8 @@ jobs=${SC_JOBS:-$(nproc)}
 arch=${SC_CUDA_ARCHITECTURES:-90}
 if [[ -n "${SC_CONSUMERS_DIR:-}" ]]; then
   work=$SC_CONSUMERS_DIR
-  rm -rf "$work/lib" "$work/prefix" "$work/find_package" "$work/add_subdirectory" "$work/version_check"
+  rm -rf "$work/lib" "$work/prefix" "$work/find_package" "$work/add_subdirectory" "$work/version_check" \
+    "$work/default_arch" "$work/default_arch.configure.log"
   mkdir -p "$work"
 else
   work=$(mktemp -d "${TMPDIR:-/tmp}/sc-consumers.XXXXXX")
@@ -84,9 +87,25 @@ if [[ -d "$work/add_subdirectory/sc/tests" || -d "$work/add_subdirectory/sc/benc
 fi
 [[ -f "$work/add_subdirectory/sc/stream_compaction/libsc_core.a" ]] || fail "libsc_core.a not built"
 
+# A consumer configured as a new user's is, with no architectures (CMake's default, sm_75 with
+# CUDA 13): a package built for 90 alone must warn that its static libraries do not cover it.
+step "default_arch consumer (no CUDA architectures given)"
+cmake -S tests/consumers/default_arch -B "$work/default_arch" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$work/prefix" >"$work/default_arch.configure.log" 2>&1 ||
+  { cat "$work/default_arch.configure.log"; fail "default_arch consumer: configure"; }
+consumer_arch=$(sed -n "s/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p" "$work/default_arch/CMakeCache.txt")
+if [[ "$arch" == 90 && "$consumer_arch" =~ ^[0-9]+$ && "$consumer_arch" -lt 90 ]]; then  # not covered by 90
+  # CMake wraps a warning's text: its lines joined, spaces squeezed.
+  tr '\n' ' ' <"$work/default_arch.configure.log" | tr -s ' ' | grep -q "does not run on '$consumer_arch'" ||
+    { cat "$work/default_arch.configure.log"; fail "no warning that the package ($arch) does not cover '$consumer_arch'"; }
+  echo "default_arch consumer: architectures '$consumer_arch', the package's config warned"
+fi
+cmake --build "$work/default_arch" -j "$jobs"
+
 step "run the consumers"
 status=0
-for program in "$work/find_package/consumer" "$work/find_package/consumer_umbrella" "$work/add_subdirectory/consumer"; do
+for program in "$work/find_package/consumer" "$work/find_package/consumer_umbrella" "$work/add_subdirectory/consumer" \
+               "$work/default_arch/default_arch_consumer"; do
   rc=0
   "$program" || rc=$?
   case $rc in
