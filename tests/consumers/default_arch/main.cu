@@ -77,34 +77,38 @@ void scan_check(const std::vector<int> &in) {
     check(download(d_out, n) == expected, "exclusive_scan of " + std::to_string(n) + " ints");
 }
 
-void select_check(const std::vector<int> &in) {
+// A call that keeps some of `in` (select_if, unique): `call(d_in, d_out, d_count, n, d_temp, bytes)`
+// with `bytes` of temporary storage must write `expected` and its count.
+template <class Call>
+void selection_check(const char *name, const std::vector<int> &in, std::size_t bytes, Call call,
+                     const std::vector<int> &expected) {
     const std::size_t n = in.size();
     auto d_in = SC::DeviceBuffer<int>::from_host(in.data(), n);
     auto d_out = poisoned<int>(n);
     auto d_count = poisoned<std::size_t>(1);
-    const std::size_t bytes = SC::select_temp_bytes<int>(n);
     SC::DeviceBuffer<char> d_temp(bytes);
-    SC::select_if(d_in.get(), d_out.get(), d_count.get(), n, IsOdd{}, d_temp.get(), bytes);
-    std::vector<int> expected;
-    std::copy_if(in.begin(), in.end(), std::back_inserter(expected), IsOdd{});
+    call(d_in.get(), d_out.get(), d_count.get(), n, d_temp.get(), bytes);
     const std::size_t count = download_count(d_count);
     check(count == expected.size() && download(d_out, count) == expected,
-          "select_if of " + std::to_string(n) + " ints (" + std::to_string(count) + " kept)");
+          std::string(name) + " of " + std::to_string(n) + " ints (" + std::to_string(count) + " kept)");
+}
+
+void select_check(const std::vector<int> &in) {
+    std::vector<int> odd;
+    std::copy_if(in.begin(), in.end(), std::back_inserter(odd), IsOdd{});
+    selection_check("select_if", in, SC::select_temp_bytes<int>(in.size()),
+                    [](const int *d_in, int *d_out, std::size_t *d_count, std::size_t n, void *d_temp,
+                       std::size_t bytes) { SC::select_if(d_in, d_out, d_count, n, IsOdd{}, d_temp, bytes); },
+                    odd);
 }
 
 void unique_check(const std::vector<int> &in) {
-    const std::size_t n = in.size();
-    auto d_in = SC::DeviceBuffer<int>::from_host(in.data(), n);
-    auto d_out = poisoned<int>(n);
-    auto d_count = poisoned<std::size_t>(1);
-    const std::size_t bytes = SC::unique_temp_bytes<int>(n);
-    SC::DeviceBuffer<char> d_temp(bytes);
-    SC::unique(d_in.get(), d_out.get(), d_count.get(), n, SC::EqualTo{}, d_temp.get(), bytes);
-    std::vector<int> expected(in);
-    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
-    const std::size_t count = download_count(d_count);
-    check(count == expected.size() && download(d_out, count) == expected,
-          "unique of " + std::to_string(n) + " ints (" + std::to_string(count) + " runs)");
+    std::vector<int> firsts(in);
+    firsts.erase(std::unique(firsts.begin(), firsts.end()), firsts.end());
+    selection_check("unique", in, SC::unique_temp_bytes<int>(in.size()),
+                    [](const int *d_in, int *d_out, std::size_t *d_count, std::size_t n, void *d_temp,
+                       std::size_t bytes) { SC::unique(d_in, d_out, d_count, n, SC::EqualTo{}, d_temp, bytes); },
+                    firsts);
 }
 
 void by_key_check(const std::vector<int> &keys) {
