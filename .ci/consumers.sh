@@ -2,7 +2,7 @@
 # CI (no GPU needed): the library as other projects consume it.
 #   1. configure, build and install the library alone (SC_BUILD_TESTS/BENCH/HARNESS=OFF) into a
 #      temporary prefix, and check what the install holds;
-#   2. tests/consumers/find_package: find_package(StreamCompaction 0.9 CONFIG) against that prefix;
+#   2. tests/consumers/find_package: find_package(StreamCompaction 0.10 CONFIG) against that prefix;
 #   3. tests/consumers/add_subdirectory: the repository pulled in with add_subdirectory, which must
 #      build the library targets and none of the repository's tests, benchmark or harness;
 #   4. tests/consumers/default_arch, configured with no CUDA architectures (CMake's default): the
@@ -42,7 +42,7 @@ for f in StreamCompactionConfigVersion.cmake StreamCompactionTargets.cmake Strea
   [[ -f "$config_dir/$f" ]] || fail "$f not installed"
 done
 for h in device/scan.cuh device/select.cuh device/radix_sort.cuh device/segmented_scan.cuh \
-         device/segmented_reduce.cuh spmv.h cpu.h io/matrix_market.h support/device_buffer.h \
+         device/segmented_reduce.cuh device/spmv.cuh cpu.h reference/bfs.h io/matrix_market.h support/device_buffer.h \
          tuning/block_sizes.h tuning/policies.h detail/scan/dispatch.cuh; do
   [[ -f "$work/prefix/include/stream_compaction/$h" ]] || fail "include/stream_compaction/$h not installed"
 done
@@ -50,26 +50,37 @@ if find "$work/prefix/include" -name '*.cu' -o -name '*.cpp' -o -name 'CMakeList
   fail "sources installed under include/"
 fi
 echo "installed: $(find "$work/prefix/include" -type f | wc -l) headers, $(ls "$config_dir" | tr '\n' ' ')"
+# The library target that find_package users link holds no course unit or CPU reference and needs
+# no Threads: those are StreamCompaction::course's.
+core_lib=$(find "$work/prefix" -name 'libsc_core.a' | head -n 1)
+[[ -f "$core_lib" ]] || fail "libsc_core.a not installed"
+if nm -C "$core_lib" | grep -E ' T StreamCompaction::(CPU|Naive|Efficient|Shared|Thrust|Radix|Common|Bfs|Merge)::' | grep -q .; then
+  fail "libsc_core.a holds course units or CPU references"
+fi
+core_links=$(awk '/set_target_properties\(StreamCompaction::core /,/^\)/' "$config_dir"/StreamCompactionTargets.cmake |
+  grep INTERFACE_LINK_LIBRARIES)
+[[ -n "$core_links" ]] || fail "StreamCompaction::core's link interface not found"
+[[ "$core_links" != *Threads* ]] || fail "StreamCompaction::core links Threads: $core_links"
 
 step "find_package consumer"
 cmake -S tests/consumers/find_package -B "$work/find_package" "${generator[@]}" \
   -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CUDA_ARCHITECTURES="$arch"
 cmake --build "$work/find_package" -j "$jobs"
 
-# Versions: 0.9 and 0.9.0 are accepted; 0.8, 0.10 and 1.0 are refused (0.x: same minor only).
+# Versions: 0.10 and 0.10.0 are accepted; 0.9, 0.11 and 1.0 are refused (0.x: same minor only).
 mkdir -p "$work/version_check"
 cat > "$work/version_check/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.24)
 project(StreamCompactionVersionCheck LANGUAGES CXX)
-foreach(version IN ITEMS 0.8 0.10 1.0)
+foreach(version IN ITEMS 0.9 0.11 1.0)
   find_package(StreamCompaction ${version} CONFIG QUIET)
-  if(StreamCompaction_FOUND OR NOT "0.9.0" IN_LIST StreamCompaction_CONSIDERED_VERSIONS)
+  if(StreamCompaction_FOUND OR NOT "0.10.0" IN_LIST StreamCompaction_CONSIDERED_VERSIONS)
     message(FATAL_ERROR "find_package(StreamCompaction ${version}): found ${StreamCompaction_FOUND}, "
                         "considered '${StreamCompaction_CONSIDERED_VERSIONS}'")
   endif()
 endforeach()
-find_package(StreamCompaction 0.9.0 EXACT CONFIG REQUIRED COMPONENTS core io sparse stream_compaction)
-message(STATUS "version check: 0.9.0 found; 0.8, 0.10, 1.0 refused")
+find_package(StreamCompaction 0.10.0 EXACT CONFIG REQUIRED COMPONENTS core io sparse course stream_compaction)
+message(STATUS "version check: 0.10.0 found; 0.9, 0.11, 1.0 refused")
 CMAKE
 cmake -S "$work/version_check" -B "$work/version_check/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
   | grep 'version check' || fail "package version check"

@@ -83,19 +83,10 @@ private:
 // else ./../shared/data/matrices: the first that is a directory; "" (with a note) when none is.
 std::string matrix_directory(const Options &options);  // spmv.cu
 
-// The other parts, each in its own file, each allocating its own data and sending every
-// measurement to the sink. Anchors are measured before the implementations compared with them.
-void run_scan_types(const Options &options, const Sink &sink); // scan_types.cu: int64, float, double
-void run_radix(const Options &options, const Sink &sink);      // radix_cases.cu
-void run_radix_wide(const Options &options, const Sink &sink); // radix_sort_wide.cu: int64 and double keys
-void run_segmented(const Options &options, const Sink &sink);  // segmented_cases.cu
-void run_spmv(const Options &options, const Sink &sink);       // spmv_cases.cu
-void run_reduce(const Options &options, const Sink &sink);     // reduce.cu: strategies and max segment sum
-void run_by_key(const Options &options, const Sink &sink);     // by_key.cu: reduce-by-key, unique, RLE, histogram
-void run_merge(const Options &options, const Sink &sink);      // merge.cu: sorted search, merge, inner join
-void run_load_balance(const Options &options, const Sink &sink);  // load_balance.cu: interval expand, search
-void run_segmented_sort(const Options &options, const Sink &sink);  // segmented_sort.cu: against DeviceSegmentedSort
-void run_bfs(const Options &options, const Sink &sink);  // bfs.cu: against the CPU BFS, and a launch's latency
-void run_neighbors(const Options &options, const Sink &sink);  // neighbors.cu: grouped nearest against the CPU
+// The parts (parts.h), each in its own file of cases/, each allocating its own data and sending
+// every measurement to the sink. Anchors are measured before the implementations compared with them.
+#define SC_BENCH_PART_RUNNER(name, runner, help) void runner(const Options &options, const Sink &sink);
+SC_BENCH_PARTS(SC_BENCH_PART_RUNNER)
+#undef SC_BENCH_PART_RUNNER
 
 }  // namespace bench

@@ -2,6 +2,8 @@
 // sc_bench's command line, shared with the anchor programs (bench/anchors/), which take the same
 // flags so that one set of arguments drives every program of a run. Plain C++: nothing here pulls
 // in CUDA or CCCL headers.
+#include "parts.h"
+
 #include <stream_compaction/support/device_probe.h>
 
 #include <algorithm>
@@ -15,9 +17,15 @@
 
 namespace bench {
 
-// sc_bench's parts, in the order they run (--only picks some).
-inline const std::vector<std::string> kPartNames = {"scan",  "radix", "segmented",    "spmv",           "reduce", "by-key",
-                                                    "merge", "load-balance", "segmented-sort", "bfs", "neighbors"};
+// sc_bench's parts, in the order they run (--only picks some): parts.h's names, each once.
+inline const std::vector<std::string> kPartNames = [] {
+    std::vector<std::string> names;
+#define SC_BENCH_PART_NAME(name, runner, help) \
+    if (names.empty() || names.back() != name) names.push_back(name);
+    SC_BENCH_PARTS(SC_BENCH_PART_NAME)
+#undef SC_BENCH_PART_NAME
+    return names;
+}();
 
 struct Options {
     int runs = 25;        // timed runs per median

@@ -1,6 +1,6 @@
 # cmake --install: headers under include/stream_compaction, the library targets, and a package
-# config, so that find_package(StreamCompaction 0.9 CONFIG) gives StreamCompaction::core, ::io,
-# ::sparse and ::stream_compaction (tests/consumers/ builds against it: .ci/consumers.sh).
+# config, so that find_package(StreamCompaction 0.10 CONFIG) gives StreamCompaction::core, ::io,
+# ::sparse, ::course and ::stream_compaction (tests/consumers/ builds against it: .ci/consumers.sh).
 #
 # A parent project that pulls this one in with add_subdirectory gets no install rules unless it
 # asks for them (-DSC_INSTALL=ON): its own install should not carry ours by surprise.
@@ -20,7 +20,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/stream_compaction/
 
 # The include directory comes with each target ($<INSTALL_INTERFACE:include> in
 # stream_compaction/CMakeLists.txt), so no INCLUDES DESTINATION here: it would only repeat it.
-install(TARGETS sc_core sc_io sc_sparse stream_compaction
+install(TARGETS sc_core sc_io sc_sparse sc_course stream_compaction
         EXPORT StreamCompactionTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -36,7 +36,7 @@ set(SC_PACKAGE_NVTX ${SC_NVTX})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/StreamCompactionConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/StreamCompactionConfig.cmake
                               INSTALL_DESTINATION ${sc_config_dir})
-# 0.x: a minor release may change the API, so 0.9 accepts 0.9.y only (find_package(... 0.9)).
+# 0.x: a minor release may change the API, so 0.10 accepts 0.10.y only (find_package(... 0.10)).
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/StreamCompactionConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION}
                                  COMPATIBILITY SameMinorVersion)

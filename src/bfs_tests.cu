@@ -2,7 +2,7 @@
 // (SIZE / 16 vertices), on the GPU and on the CPU (one thread and every core), with the frontier
 // size of each level.
 #include <stream_compaction/common.h>
-#include <stream_compaction/cpu_bfs.h>
+#include <stream_compaction/reference/bfs.h>
 #include <stream_compaction/device/bfs.cuh>
 #include <stream_compaction/io/matrix_generators.h>
 #include <stream_compaction/support/device_buffer.h>
@@ -20,7 +20,7 @@ namespace SC = StreamCompaction;
 
 int bfsGraphVertices() { return static_cast<int>(std::max(16LL, SIZE / 16)); }
 
-void bfsTests(Harness &h, std::mt19937 &rng) {
+static void bfsTests(Harness &h, std::mt19937 &rng) {
     if (!h.selected("bfs")) return;
     std::printf("\n***************\n** BFS TESTS **\n***************\n");
     const int vertices = bfsGraphVertices(), source = BFS_SOURCE;  // main checked the source
@@ -62,3 +62,5 @@ void bfsTests(Harness &h, std::mt19937 &rng) {
         return printCmpResult(vertices, cpuLevels.data(), levelsOut.data());
     });
 }
+
+const RegisterTests kBfsTests(110, {"bfs"}, [](Harness &h, const GroupContext &c) { bfsTests(h, c.rng); });

@@ -25,7 +25,7 @@ static bool compareRuns(int count, int expectedCount, const std::vector<const in
     return ok;
 }
 
-void byKeyTests(Harness &h, std::mt19937 &rng) {
+static void byKeyTests(Harness &h, std::mt19937 &rng) {
     if (!h.selected("by-key")) return;
     std::printf("\n*******************\n** BY-KEY TESTS **\n*******************\n");
     // A new random key at about 1 item in 16: runs of mean length about 16.
@@ -78,3 +78,5 @@ void byKeyTests(Harness &h, std::mt19937 &rng) {
             1);
     }
 }
+
+const RegisterTests kByKeyTests(80, {"by-key"}, [](Harness &h, const GroupContext &c) { byKeyTests(h, c.rng); });

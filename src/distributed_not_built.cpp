@@ -6,9 +6,10 @@
 namespace {
 
 const LeftOutOfThisBuild kDistributed(
-    "distributed", "built without NCCL (configure with NCCL: -DNCCL_ROOT=..., or the nvidia-nccl wheel; README)");
+    "distributed", "built without NCCL (configure with NCCL: -DNCCL_ROOT=..., or the nvidia-nccl wheel; docs/usage.md)");
 
 }  // namespace
 
-// Nothing to run: the group's absence is reported from groupsNotBuilt().
-void distributedTests(Harness &, std::mt19937 &) {}
+// Nothing to run: the group's absence is reported from groupsNotBuilt(); its name is registered so
+// that --only distributed is refused as left out (exit 3), not as unknown (exit 2).
+const RegisterTests kDistributedTests(130, {"distributed"}, [](Harness &, const GroupContext &) {});

@@ -63,7 +63,7 @@ float onEveryRank(D::LocalGroup &group, Body body) {
 
 }  // namespace
 
-void distributedTests(Harness &h, std::mt19937 &rng) {
+static void distributedTests(Harness &h, std::mt19937 &rng) {
     if (!h.selected("distributed")) return;
     std::printf("\n***********************\n** DISTRIBUTED TESTS **\n***********************\n");
     std::unique_ptr<D::LocalGroup> group;
@@ -191,3 +191,6 @@ void distributedTests(Harness &h, std::mt19937 &rng) {
         return true;
     });
 }
+
+const RegisterTests kDistributedTests(130, {"distributed"},
+                    [](Harness &h, const GroupContext &c) { distributedTests(h, c.rng); });

@@ -24,7 +24,7 @@ static std::vector<int> powerLawOffsets(int n, std::mt19937 &rng) {
     return offsets;
 }
 
-void loadBalanceTests(Harness &h, std::mt19937 &rng) {
+static void loadBalanceTests(Harness &h, std::mt19937 &rng) {
     if (!h.selected("load-balance")) return;
     std::printf("\n************************\n** LOAD-BALANCE TESTS **\n************************\n");
     for (const bool pot : {true, false}) {
@@ -67,3 +67,6 @@ void loadBalanceTests(Harness &h, std::mt19937 &rng) {
         });
     }
 }
+
+const RegisterTests kLoadBalanceTests(100, {"load-balance"},
+                    [](Harness &h, const GroupContext &c) { loadBalanceTests(h, c.rng); });

@@ -42,13 +42,13 @@ static std::optional<SC::CsrMatrix<double>> loadMatrix(const std::string &path, 
 }
 
 int main(int argc, char *argv[]) {
-    const ParsedArgs args = parseArgs(argc, argv, SIZE, kTestGroups);
+    const ParsedArgs args = parseArgs(argc, argv, SIZE, testGroupNames());
     if (!args.error.empty()) {
         std::fprintf(stderr, "%s: %s\n", argv[0], args.error.c_str());
         return kExitUsage;
     }
     if (args.options.help) {
-        std::printf("%s", usage(argv[0], kTestGroups).c_str());
+        std::printf("%s", usage(argv[0], testGroupNames()).c_str());
         return kExitPassed;
     }
     const std::string notBuilt = notBuiltError(args.options.only, groupsNotBuilt());
@@ -94,19 +94,8 @@ int main(int argc, char *argv[]) {
 
     Harness h(args.options.only, device, groupsNotBuilt());
     try {
-        scanTests(h, rng);
-        compactionTests(h, rng);
-        partitionTests(h, rng);
-        radixTests(h, rng);
-        segmentedTests(h, rng);
-        spmvTests(h, rng, fileMatrix, args.options.matrixPath);
-        reduceTests(h, rng);
-        byKeyTests(h, rng);
-        mergeTests(h, rng);
-        loadBalanceTests(h, rng);
-        bfsTests(h, rng);
-        neighborsTests(h, rng);
-        distributedTests(h, rng);
+        const GroupContext context{rng, fileMatrix, args.options.matrixPath};
+        for (const TestRunner &runner : testRunners()) runner.run(h, context);
     } catch (const std::exception &e) {  // e.g. host memory for a huge --size
         std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
         return kExitFailed;

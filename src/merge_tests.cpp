@@ -1,7 +1,7 @@
 // The merge group of the harness: sorted search (lower and upper bounds), merge of keys and of
-// key-value pairs, and the inner join, each against the CPU reference (cpu_merge.h) on the same
+// key-value pairs, and the inner join, each against the CPU reference (reference/merge.h) on the same
 // sorted inputs.
-#include <stream_compaction/cpu_merge.h>
+#include <stream_compaction/reference/merge.h>
 #include <stream_compaction/merge.h>
 
 #include "test_groups.h"
@@ -39,7 +39,7 @@ static void genSortedKeys(std::vector<int> &keys, std::mt19937 &rng) {
     }
 }
 
-void mergeTests(Harness &h, std::mt19937 &rng) {
+static void mergeTests(Harness &h, std::mt19937 &rng) {
     if (!h.selected("merge")) return;
     std::printf("\n*****************\n** MERGE TESTS **\n*****************\n");
     // Two sorted arrays; a prefix of each is the non-power-of-two input. Values: uniform in [0, 50).
@@ -109,3 +109,5 @@ void mergeTests(Harness &h, std::mt19937 &rng) {
         });
     }
 }
+
+const RegisterTests kMergeTests(90, {"merge"}, [](Harness &h, const GroupContext &c) { mergeTests(h, c.rng); });

@@ -3,7 +3,7 @@
 // of their sizes), its 3 nearest towns of the same state, on every CPU core and on the GPU, and a
 // table of a few states' first towns.
 #include <stream_compaction/common.h>
-#include <stream_compaction/cpu_neighbors.h>
+#include <stream_compaction/reference/neighbors.h>
 #include <stream_compaction/device/grouped_neighbors.cuh>
 #include <stream_compaction/support/device_buffer.h>
 
@@ -54,7 +54,7 @@ void printTable(const std::vector<SC::CPU::GroupedPoint> &towns, const std::vect
 
 }  // namespace
 
-void neighborsTests(Harness &h, std::mt19937 &rng) {
+static void neighborsTests(Harness &h, std::mt19937 &rng) {
     if (!h.selected("neighbors")) return;
     std::printf("\n*****************************\n** NEAREST NEIGHBORS TESTS **\n*****************************\n");
     const int towns = static_cast<int>(std::max(64LL, SIZE / 256));
@@ -101,3 +101,6 @@ void neighborsTests(Harness &h, std::mt19937 &rng) {
         return bad < 0;
     });
 }
+
+const RegisterTests kNeighborsTests(120, {"neighbors"},
+                    [](Harness &h, const GroupContext &c) { neighborsTests(h, c.rng); });

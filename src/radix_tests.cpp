@@ -13,7 +13,7 @@
 
 namespace SC = StreamCompaction;
 
-void radixTests(Harness &h, std::mt19937 &rng) {
+static void radixTests(Harness &h, std::mt19937 &rng) {
     std::printf("\n**********************\n** RADIX SORT TESTS **\n**********************\n");
     std::vector<int> a(SIZE), out(SIZE);
     std::uniform_int_distribution<int> anyInt(INT_MIN, INT_MAX);
@@ -47,3 +47,5 @@ void radixTests(Harness &h, std::mt19937 &rng) {
         }
     }
 }
+
+const RegisterTests kRadixTests(40, {"radix"}, [](Harness &h, const GroupContext &c) { radixTests(h, c.rng); });

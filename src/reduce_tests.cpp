@@ -51,7 +51,7 @@ static bool printCmpSegment(const MaxSegmentSum &expected, const MaxSegmentSum &
     return got == expected;
 }
 
-void reduceTests(Harness &h, std::mt19937 &rng) {
+static void reduceTests(Harness &h, std::mt19937 &rng) {
     if (!h.selected("reduce") && !h.selected("cpu")) return;
     std::printf("\n*********************\n** REDUCTION TESTS **\n*********************\n");
     std::vector<int> a(SIZE);
@@ -101,3 +101,6 @@ void reduceTests(Harness &h, std::mt19937 &rng) {
         });
     }
 }
+
+const RegisterTests kReduceTests(70, {"cpu", "reduce"},
+                    [](Harness &h, const GroupContext &c) { reduceTests(h, c.rng); });

@@ -42,7 +42,7 @@ static bool checkGpuScan(long long n, const int *in, std::vector<int> &out, cons
     return printCmpResult(n, expected.data(), out.data());
 }
 
-void scanTests(Harness &h, std::mt19937 &rng) {
+static void scanTests(Harness &h, std::mt19937 &rng) {
     std::printf("\n****************\n** SCAN TESTS **\n****************\n");
     std::vector<int> a(SIZE), out(SIZE);
     genArray(SIZE - 1, a.data(), 50, rng);
@@ -87,7 +87,7 @@ void scanTests(Harness &h, std::mt19937 &rng) {
     }
 }
 
-void compactionTests(Harness &h, std::mt19937 &rng) {
+static void compactionTests(Harness &h, std::mt19937 &rng) {
     std::printf("\n*****************************\n** STREAM COMPACTION TESTS **\n*****************************\n");
     std::vector<int> a(SIZE), out(SIZE);
     genArray(SIZE - 1, a.data(), 4, rng);  // about a quarter zeros
@@ -135,7 +135,7 @@ void compactionTests(Harness &h, std::mt19937 &rng) {
     }
 }
 
-void partitionTests(Harness &h, std::mt19937 &rng) {
+static void partitionTests(Harness &h, std::mt19937 &rng) {
     std::printf("\n*********************\n** PARTITION TESTS **\n*********************\n");
     std::vector<int> a(SIZE), out(SIZE);
     genArray(SIZE, a.data(), 50, rng);
@@ -174,3 +174,10 @@ void partitionTests(Harness &h, std::mt19937 &rng) {
         }
     }
 }
+
+const RegisterTests kScanTests(10, {"cpu", "naive", "efficient", "thrust", "shared", "single-pass"},
+                    [](Harness &h, const GroupContext &c) { scanTests(h, c.rng); });
+const RegisterTests kCompactionTests(20, {"cpu", "efficient", "shared", "single-pass"},
+                    [](Harness &h, const GroupContext &c) { compactionTests(h, c.rng); });
+const RegisterTests kPartitionTests(30, {"single-pass"},
+                    [](Harness &h, const GroupContext &c) { partitionTests(h, c.rng); });

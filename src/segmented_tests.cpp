@@ -27,7 +27,7 @@ static std::vector<int> referenceSegmentedScan(long long n, const int *in, const
     return out;
 }
 
-void segmentedTests(Harness &h, std::mt19937 &rng) {
+static void segmentedTests(Harness &h, std::mt19937 &rng) {
     if (!h.selected("segmented")) return;
     std::printf("\n**************************\n** SEGMENTED SCAN TESTS **\n**************************\n");
     std::vector<int> a(SIZE), flags(SIZE), out(SIZE);
@@ -78,3 +78,6 @@ void segmentedTests(Harness &h, std::mt19937 &rng) {
         });
     }
 }
+
+const RegisterTests kSegmentedTests(50, {"segmented"},
+                    [](Harness &h, const GroupContext &c) { segmentedTests(h, c.rng); });

@@ -2,7 +2,7 @@
 #include <stream_compaction/common.h>
 #include <stream_compaction/io/matrix_generators.h>
 #include <stream_compaction/io/matrix_market.h>
-#include <stream_compaction/spmv.h>
+#include <stream_compaction/device/spmv.cuh>
 #include <stream_compaction/support/device_buffer.h>
 
 #include "test_groups.h"
@@ -70,7 +70,7 @@ static void spmvTestsOf(Harness &h, const SC::CsrMatrix<double> &matrix, std::mt
     }
 }
 
-void spmvTests(Harness &h, std::mt19937 &rng, const std::optional<SC::CsrMatrix<double>> &fileMatrix,
+static void spmvTests(Harness &h, std::mt19937 &rng, const std::optional<SC::CsrMatrix<double>> &fileMatrix,
                const std::string &matrixPath) {
     if (!h.selected("spmv")) return;
     std::printf("\n****************\n** SPMV TESTS **\n****************\n");
@@ -91,3 +91,6 @@ void spmvTests(Harness &h, std::mt19937 &rng, const std::optional<SC::CsrMatrix<
     spmvTestsOf<float>(h, matrix, rng);
     spmvTestsOf<double>(h, matrix, rng);
 }
+
+const RegisterTests kSpmvTests(60, {"spmv"},
+                    [](Harness &h, const GroupContext &c) { spmvTests(h, c.rng, c.fileMatrix, c.matrixPath); });

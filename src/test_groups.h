@@ -1,10 +1,15 @@
 #pragma once
-// The harness's test groups: each prints its tests in the classic format through the Harness,
-// which skips GPU tests without a device and counts the results. --only selects groups by name.
+// The harness's test groups. Each tests file registers its runner once, at namespace scope:
+//   const RegisterTests kRadix(40, {"radix"}, [](Harness &h, const GroupContext &c) { radixTests(h, c.rng); });
+// and that is all a new family adds to the harness (the file itself is picked up by src/CMakeLists.txt's
+// glob): main runs the runners by rank, and --only accepts the groups they name. Each runner prints
+// its tests in the classic format through the Harness, which skips GPU tests without a device and
+// counts the results.
 #include "harness.h"
 
 #include <stream_compaction/io/matrix_market.h>
 
+#include <functional>
 #include <optional>
 #include <random>
 #include <string>
@@ -14,28 +19,30 @@ extern long long SIZE;  // the power-of-two tests' size (main.cpp; --size)
 extern long long NPOT;  // SIZE - 3
 extern int BFS_SOURCE;  // the bfs group's source vertex (main.cpp; --bfs-source)
 
-// Names --only accepts; a test belongs to one of them.
-inline const std::vector<std::string> kTestGroups = {"cpu", "naive", "efficient", "thrust", "shared", "single-pass", "radix",
-                                                     "segmented", "spmv", "reduce", "by-key", "distributed",
-                                                     "merge", "load-balance", "bfs", "neighbors"};
+// What every runner gets: the run's random numbers, and the --matrix file (read and validated by
+// main; empty without --matrix) with its path.
+struct GroupContext {
+    std::mt19937 &rng;
+    const std::optional<StreamCompaction::CsrMatrix<double>> &fileMatrix;
+    const std::string &matrixPath;
+};
 
-void scanTests(Harness &h, std::mt19937 &rng);        // scan_tests.cpp
-void compactionTests(Harness &h, std::mt19937 &rng);  // scan_tests.cpp
-void partitionTests(Harness &h, std::mt19937 &rng);   // scan_tests.cpp
-void radixTests(Harness &h, std::mt19937 &rng);       // radix_tests.cpp
-void segmentedTests(Harness &h, std::mt19937 &rng);   // segmented_tests.cpp
-void reduceTests(Harness &h, std::mt19937 &rng);      // reduce_tests.cpp
-void byKeyTests(Harness &h, std::mt19937 &rng);       // by_key_tests.cpp
-void mergeTests(Harness &h, std::mt19937 &rng);       // merge_tests.cpp
-void loadBalanceTests(Harness &h, std::mt19937 &rng);  // load_balance_tests.cpp
-void bfsTests(Harness &h, std::mt19937 &rng);          // bfs_tests.cu
-void neighborsTests(Harness &h, std::mt19937 &rng);    // neighbors_tests.cu
-// The vertices of the bfs group's generated graph at the current SIZE.
-int bfsGraphVertices();                                // bfs_tests.cu
-// SpMV on `fileMatrix` (already read from `matrixPath` and validated by main), or, when it is
-// empty, on a generated matrix.
-void spmvTests(Harness &h, std::mt19937 &rng, const std::optional<StreamCompaction::CsrMatrix<double>> &fileMatrix,
-               const std::string &matrixPath);  // spmv_tests.cpp
-// The NCCL primitives on every visible GPU (distributed_tests.cu); in a build without NCCL nothing,
-// the group being listed in groupsNotBuilt() (distributed_not_built.cpp).
-void distributedTests(Harness &h, std::mt19937 &rng);
+struct TestRunner {
+    int rank;                         // runners run in increasing rank (the order of the output)
+    std::vector<std::string> groups;  // the --only names of the tests it prints
+    std::function<void(Harness &, const GroupContext &)> run;
+};
+
+// Every registered runner, by rank. Complete before main starts (static initialization).
+const std::vector<TestRunner> &testRunners();
+
+// The groups of every runner, by rank, each once: the names --only accepts.
+std::vector<std::string> testGroupNames();
+
+struct RegisterTests {
+    RegisterTests(int rank, std::vector<std::string> groups, std::function<void(Harness &, const GroupContext &)> run);
+};
+
+// The vertices of the bfs group's generated graph at the current SIZE (bfs_tests.cu): main checks
+// --bfs-source against it.
+int bfsGraphVertices();

@@ -1,7 +1,7 @@
 #pragma once
 // Sorted search, merge and inner join in the course interface (host pointers, int keys, timer).
 // The device API with every key type and ordering is device/merge.cuh and device/join.cuh; the CPU
-// references are cpu_merge.h.
+// references are reference/merge.h.
 #include <stream_compaction/common.h>
 
 namespace StreamCompaction {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Nsight Compute's speed-of-light view of the fast paths' kernels, for the README's "what limits
-# us": DRAM and compute throughput as % of peak, achieved occupancy, per kernel.
+# Nsight Compute's speed-of-light view of the fast paths' kernels, for "what limits us" in
+# docs/performance/README.md: DRAM and compute throughput as % of peak, achieved occupancy, per kernel.
 # Usage: tools/profile.sh LOG_DIR   (on a GPU machine with ncu; builds the harness in build-gpu)
 set -euo pipefail
 logs=${1:?usage: tools/profile.sh LOG_DIR}

@@ -1,5 +1,5 @@
 // sc_bench's bfs part: breadth-first search from vertex 0 (device/bfs.cuh) against the CPU BFS of
-// the same machine on one thread and on every core (cpu_bfs.h), on luxembourg_osm and
+// the same machine on one thread and on every core (reference/bfs.h), on luxembourg_osm and
 // soc-Epinions1 from the matrix directory (when there) and on a generated power-law graph of 2^22
 // vertices and about 2^26 edges (2^(max_log2 - 6) vertices when that is smaller). Each graph's
 // rows: the whole search (bfs), its time per level (bfs_per_level), items = the edges out of the
@@ -10,7 +10,7 @@
 // Every GPU result is checked against the one-thread CPU levels before it is timed.
 #include "cases.h"
 
-#include <stream_compaction/cpu_bfs.h>
+#include <stream_compaction/reference/bfs.h>
 #include <stream_compaction/device/bfs.cuh>
 #include <stream_compaction/io/graph.h>
 #include <stream_compaction/io/matrix_generators.h>

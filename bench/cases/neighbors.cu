@@ -8,7 +8,7 @@
 // timed.
 #include "cases.h"
 
-#include <stream_compaction/cpu_neighbors.h>
+#include <stream_compaction/reference/neighbors.h>
 #include <stream_compaction/device/grouped_neighbors.cuh>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_buffer.h>

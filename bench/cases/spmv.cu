@@ -21,8 +21,8 @@
 #include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/io/matrix_generators.h>
 #include <stream_compaction/io/matrix_market.h>
-#include <stream_compaction/spmv.h>
-#include <stream_compaction/spmv_plan.h>
+#include <stream_compaction/device/spmv.cuh>
+#include <stream_compaction/detail/spmv/plan.h>
 #include <stream_compaction/tuning/block_sizes.h>
 #include <stream_compaction/tuning/policies.h>
 

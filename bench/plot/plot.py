@@ -7,7 +7,7 @@ writes img/scan_time.png, img/scan_bandwidth.png, img/block_size_sweep.png and i
 and the radix, segmented-scan, SpMV, reduction and load-balancing figures of radix_sort.py,
 segmented.py, spmv.py, reduction.py (img/reduce.png: the reduction strategies across n) and
 load_balance.py (img/load_balance.png, img/merge.png),
-and prints Markdown tables of the results, for the README. Parts missing from the CSV are skipped.
+and prints Markdown tables of the results, for the docs/performance pages. Parts missing from the CSV are skipped.
 Every ratio is to the fastest library at the same point in the CSV (anchors.py), whichever that is:
 cub, thrust, another CCCL's cub_<version> merged in from sc_bench_cccl_next, or cuSPARSE.
 Needs matplotlib, imported only once the command line is read (--help works without it).

@@ -23,10 +23,10 @@
 #include <stream_compaction/detail/by_key/run_functors.cuh>
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/host/temp_storage.h>
-#include <stream_compaction/detail/load_balance/segmented_reduce.cuh>
-#include <stream_compaction/detail/segmented/reduce_dispatch.cuh>
+#include <stream_compaction/detail/segmented_reduce/load_balanced.cuh>
+#include <stream_compaction/detail/segmented_reduce/dispatch.cuh>
 #include <stream_compaction/device/by_key.cuh>
-#include <stream_compaction/detail/segmented/scan_kernels.cuh>
+#include <stream_compaction/detail/segmented_scan/kernels.cuh>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>

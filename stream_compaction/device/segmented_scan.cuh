@@ -31,7 +31,7 @@
 // may run in place (d_out == d_values). Offsets that break the rules above give wrong results but
 // never an access out of bounds. Errors: std::invalid_argument for bad arguments, cuda_error from
 // CUDA.
-#include <stream_compaction/detail/segmented/scan_dispatch.cuh>
+#include <stream_compaction/detail/segmented_scan/dispatch.cuh>
 #include <stream_compaction/device/scan.cuh>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>

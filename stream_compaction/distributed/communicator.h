@@ -3,7 +3,7 @@
 // primitives see it, NCCL's name of each element type, and the per-rank scratch memory.
 //
 // The caller creates and owns the ncclComm_t (one rank per GPU: ncclCommInitAll in one process,
-// ncclCommInitRank from an ncclUniqueId shared through a file or MPI_Bcast; README, "Distributed
+// ncclCommInitRank from an ncclUniqueId shared through a file or MPI_Bcast; docs/usage.md, "Distributed
 // (NCCL)"), calls every primitive on every rank with that rank's device current, and orders the
 // calls the same way on every rank (they are collective). Nothing here creates or destroys a
 // communicator, or launches a process.

@@ -2,7 +2,7 @@
 // One process, one rank per visible GPU: the communicators of ncclCommInitAll, owned, and one host
 // thread per rank to drive them. For tests, benchmarks and programs on one machine; several
 // processes or machines create their communicator with ncclCommInitRank from a shared ncclUniqueId
-// (a file, MPI_Bcast: README, "Distributed (NCCL)") and call the primitives the same way.
+// (a file, MPI_Bcast: docs/usage.md, "Distributed (NCCL)") and call the primitives the same way.
 //
 // The distributed primitives wait on the host for small all-gathered numbers, so the ranks of one
 // process need a host thread each: run() gives them that.

@@ -15,7 +15,7 @@
 // back, like a solver's iterations.
 #include <stream_compaction/distributed/communicator.h>
 #include <stream_compaction/io/matrix_market.h>
-#include <stream_compaction/spmv.h>
+#include <stream_compaction/device/spmv.cuh>
 
 #include <cstddef>
 #include <memory>

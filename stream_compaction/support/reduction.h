@@ -6,7 +6,7 @@
 
 namespace StreamCompaction {
 
-// How a reduction combines n values (README, "Reductions"):
+// How a reduction combines n values (docs/usage.md, "Reductions"):
 //   Tree     one level per launch, pairs combined: ceil(log2 n) launches, the textbook version.
 //   Group    each launch combines groups of one block's size: ceil(log_B n) launches.
 //   Chunked  one launch on a fixed grid sized to the GPU: each thread folds its share

@@ -53,7 +53,7 @@ struct BlockSizes {
     BlockSize shared{256};       // Shared: the hierarchical shared-memory scan
     BlockSize single_pass{256};  // single-pass scan, compaction and partition (device/scan.cuh, device/select.cuh)
     BlockSize radix{512};        // onesweep radix sort (device/radix_sort.cuh): a multiple of 32 up to 512
-    BlockSize segmented{256};    // merge-path segmented reduce and SpMV (device/segmented_reduce.cuh, spmv.cu)
+    BlockSize segmented{256};    // merge-path segmented reduce and SpMV (device/segmented_reduce.cuh, detail/spmv/spmv.cu)
     // Reductions, every strategy (device/reduce.cuh, reduce.cu). On an H100 (2026-11-26) 512
     // threads took the chunked sum of 2^28 ints to 1.010x CUB (256: 1.002x), but a single block of
     // 4096 ints to 0.85x (256: 1.01x).

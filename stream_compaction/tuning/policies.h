@@ -155,7 +155,7 @@ constexpr int kRadixItemsPerThread = sizeof(Key) == 4 ? kRadixNarrowItemsPerThre
 // the threads' shared-memory runs on different banks.
 constexpr int kMergePathItemsPerThread = 15;
 
-// Segmented reduce over tiles of items (detail/segmented/item_tile_reduce.cuh): threads per
+// Segmented reduce over tiles of items (detail/segmented_reduce/item_tile_reduce.cuh): threads per
 // block, 16-byte vectors of consecutive values a thread, and the mean segment length (values per
 // segment) from which segmented_reduce's Auto takes it rather than merge path. H100, 2026-11-26,
 // 2^26 int32 in geometric segments of mean 4 / 64 / 4096: 128 threads 0.405 / 0.195 / 0.131 ms,
@@ -171,7 +171,7 @@ constexpr double kItemTileMinMeanLength = 64;
 template <class V>
 constexpr int kMergePathRegisters = sizeof(V) <= 4 ? 40 : 64;
 
-// Vector-CSR SpMV (spmv.cu): threads per block, in sub-warps of 2..32 lanes. A row of at least
+// Vector-CSR SpMV (detail/spmv/spmv.cu): threads per block, in sub-warps of 2..32 lanes. A row of at least
 // kVectorCsrVectorLoadsPerLane * 4 * lanes nonzeros is read in 16-byte vectors (4 column indices,
 // 4 values): a lane then loads at least that many vectors, so the element loads that align the
 // row's start and end are a small part of it; shorter rows are read element by element.
@@ -184,7 +184,7 @@ constexpr int kVectorCsrVectorLoadsPerLane = 2;
 // read one after another).
 constexpr int kVectorCsrRowsPerSubwarp = 2;
 
-// SpMV's Auto (spmv_plan.h, plan_spmv): vector-CSR when both bounds hold, merge path otherwise.
+// SpMV's Auto (detail/spmv/plan.h, plan_spmv): vector-CSR when both bounds hold, merge path otherwise.
 // - The longest row takes at most kVectorCsrMaxRowSteps steps of its sub-warp (its length over the
 //   lanes, rounded up): a longer row is the launch's tail. H100, 2026-11-25, the 12 SuiteSparse
 //   matrices: every one within 72 steps ran faster in vector-CSR than in merge path (1.2-4.4x the

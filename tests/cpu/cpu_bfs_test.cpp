@@ -1,6 +1,6 @@
-// The CPU BFS references (cpu_bfs.h) on small graphs whose levels are known, on the shared
+// The CPU BFS references (reference/bfs.h) on small graphs whose levels are known, on the shared
 // SuiteSparse graphs (facts from SOURCES.md and the issue), and one thread against many.
-#include <stream_compaction/cpu_bfs.h>
+#include <stream_compaction/reference/bfs.h>
 #include <stream_compaction/io/graph.h>
 #include <stream_compaction/io/matrix_generators.h>
 

@@ -1,8 +1,8 @@
-// The CPU references of the merge family (cpu_merge.h) against std:: algorithms, a brute-force
+// The CPU references of the merge family (reference/merge.h) against std:: algorithms, a brute-force
 // join and hand-worked cases: the GPU tests and the harness trust them.
 #include <gtest/gtest.h>
 
-#include <stream_compaction/cpu_merge.h>
+#include <stream_compaction/reference/merge.h>
 
 #include "gpu_test_util.h"
 

@@ -1,6 +1,6 @@
-// The CPU grouped-nearest-neighbours reference (cpu_neighbors.h) on hand-made groups and against a
+// The CPU grouped-nearest-neighbours reference (reference/neighbors.h) on hand-made groups and against a
 // one-thread brute force on generated towns; the comparison of a GPU result with it.
-#include <stream_compaction/cpu_neighbors.h>
+#include <stream_compaction/reference/neighbors.h>
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-// SpMV Auto's planner on the CPU (spmv_plan.h): the row-length statistics on hand-made row offsets
+// SpMV Auto's planner on the CPU (detail/spmv/plan.h): the row-length statistics on hand-made row offsets
 // (no rows, empty rows, one huge row, uniform rows, 64-bit offsets past 2^31), the lanes of
 // vector-CSR, and the choice on the shapes the GPU tests use (Poisson, power law, 1 x N, N x 1,
 // 58% empty) and on each side of every bound of the rule.
 #include <gtest/gtest.h>
 
 #include <stream_compaction/io/matrix_generators.h>
-#include <stream_compaction/spmv_plan.h>
+#include <stream_compaction/detail/spmv/plan.h>
 #include <stream_compaction/tuning/policies.h>
 
 #include "spmv_boundary.h"

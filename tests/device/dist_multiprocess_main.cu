@@ -1,6 +1,6 @@
 // The distributed primitives with one process per GPU, bootstrapped as separate machines would be:
 // rank 0 makes the ncclUniqueId and writes it to a file, the other ranks read it, and every
-// process calls ncclCommInitRank. With MPI the file is an MPI_Bcast (README).
+// process calls ncclCommInitRank. With MPI the file is an MPI_Bcast (docs/usage.md, "Distributed (NCCL)").
 //
 //   sc_dist_multiprocess            launcher: starts one process per visible GPU (1 GPU: one),
 //                                   waits for them; exit 0 all passed, 1 a rank failed or timed

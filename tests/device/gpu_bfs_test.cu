@@ -1,7 +1,7 @@
-// Breadth-first search (device/bfs.cuh) against the CPU BFS (cpu_bfs.h): small graphs whose
+// Breadth-first search (device/bfs.cuh) against the CPU BFS (reference/bfs.h): small graphs whose
 // levels are known, generated power-law graphs, the shared road and social graphs; frontier sizes;
 // bad arguments and a capturing stream refused.
-#include <stream_compaction/cpu_bfs.h>
+#include <stream_compaction/reference/bfs.h>
 #include <stream_compaction/device/bfs.cuh>
 #include <stream_compaction/io/graph.h>
 #include <stream_compaction/io/matrix_generators.h>

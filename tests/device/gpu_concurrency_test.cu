@@ -20,7 +20,7 @@
 #include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/device/select.cuh>
 #include <stream_compaction/io/matrix_generators.h>
-#include <stream_compaction/spmv.h>
+#include <stream_compaction/device/spmv.cuh>
 
 #include "gpu_test_util.h"
 #include "robustness_util.h"

@@ -1,7 +1,7 @@
 // Grouped nearest neighbours (device/grouped_neighbors.cuh) against CPU::groupedNearest: generated
 // towns by state, groups of one point, k larger than a group, one group for all, ids outside the
 // groups; bad arguments and a capturing stream refused.
-#include <stream_compaction/cpu_neighbors.h>
+#include <stream_compaction/reference/neighbors.h>
 #include <stream_compaction/device/grouped_neighbors.cuh>
 
 #include "gpu_test_util.h"

@@ -8,7 +8,7 @@
 // what must not be written must keep its poison.
 #include <gtest/gtest.h>
 
-#include <stream_compaction/cpu_merge.h>
+#include <stream_compaction/reference/merge.h>
 #include <stream_compaction/detail/grid/dependent_launch.cuh>
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/device/join.cuh>

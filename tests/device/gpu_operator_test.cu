@@ -252,6 +252,6 @@ void checkWithoutDefaultConstruction() {
 // The control: the same checks on a type with a default constructor.
 TEST_F(GpuOperator, StructWithExplicitConstructorAndDefault) { checkWithoutDefaultConstruction<Defaulted>(); }
 
-#if 0  // requires T{}: see README contract
+#if 0  // requires T{}: see docs/contracts.md
 TEST_F(GpuOperator, ValueTypeWithoutDefaultConstructor) { checkWithoutDefaultConstruction<NoDefault>(); }
 #endif

@@ -10,7 +10,7 @@
 #include <stream_compaction/io/matrix_generators.h>
 #include <stream_compaction/io/matrix_market.h>
 #include <stream_compaction/device/segmented_reduce.cuh>
-#include <stream_compaction/spmv.h>
+#include <stream_compaction/device/spmv.cuh>
 #include <stream_compaction/tuning/block_sizes.h>
 
 #include "gpu_test_util.h"

@@ -2,8 +2,10 @@
 // Block-level pieces of the single-pass kernels. A tile is R rows of blockDim.x * VEC items; in
 // each row thread t owns VEC consecutive items, so a row is one fully coalesced 16-byte access per
 // thread, and the tile's order is row-major: (row, thread, item).
-#include <stream_compaction/detail/grid/call_state.cuh>
-#include <stream_compaction/detail/grid/tile_status.cuh>
+#include <stream_compaction/detail/util/occupancy.cuh>
+#include <stream_compaction/detail/util/shared_storage.cuh>
+#include <stream_compaction/detail/util/tile_assignment.cuh>
+#include <stream_compaction/detail/util/vector_access.cuh>
 #include <stream_compaction/detail/warp/warp_scan.cuh>
 
 #include <cstddef>
@@ -12,45 +14,6 @@
 namespace StreamCompaction {
 namespace detail {
 
-// Items of T per 16-byte access; types that do not divide 16 bytes move one at a time.
-template <class T>
-__host__ __device__ constexpr int vector_items() {
-    return (sizeof(T) <= 16 && 16 % sizeof(T) == 0) ? static_cast<int>(16 / sizeof(T)) : 1;
-}
-
-// The alignment of VEC consecutive Ts moved as one access: the largest power of two, at most 16,
-// that divides their size (8 for two ints, 2 for two bytes).
-template <class T, int VEC>
-__host__ __device__ constexpr std::size_t vector_alignment() {
-    std::size_t bytes = sizeof(T) * VEC, alignment = 1;
-    while (alignment < 16 && bytes % (alignment * 2) == 0) alignment *= 2;
-    return alignment < alignof(T) ? alignof(T) : alignment;
-}
-
-template <class T, int VEC>
-struct alignas(vector_alignment<T, VEC>()) Vector {
-    T item[VEC];
-};
-
-// The most threads an SM holds on the GPU the device code is compiled for (the host pass, which
-// ignores launch bounds, sees 2048).
-constexpr int max_threads_per_sm() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-    return 1024;
-#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || \
-                                 __CUDA_ARCH__ >= 1200)
-    return 1536;
-#else
-    return 2048;
-#endif
-}
-
-// The blocks an SM is asked to hold in a kernel's launch bounds: a policy's min_blocks_per_sm,
-// at most what fits the SM's threads (asking for more is ignored, with a warning from ptxas).
-constexpr int resident_blocks(int threads, int min_blocks_per_sm) {
-    return min_blocks_per_sm * threads <= max_threads_per_sm() ? min_blocks_per_sm : max_threads_per_sm() / threads;
-}
-
 template <class T, int R>
 struct TileScanStorage {
     T warp_values[R * kWarpThreads];  // warp totals, then their exclusive prefixes (entry 0: none)
@@ -58,23 +21,6 @@ struct TileScanStorage {
     bool tile_prefix_valid;
     TileAssignment assigned;
 };
-
-// Shared memory for types without trivial constructors: raw, aligned bytes.
-template <class Storage>
-__device__ __forceinline__ Storage &shared_storage() {
-    __shared__ alignas(16) unsigned char raw[sizeof(Storage)];
-    return *reinterpret_cast<Storage *>(raw);
-}
-
-// The block's tile and the launch's epoch, taken from the call state by thread 0 and shared with
-// the block.
-template <class Storage>
-__device__ __forceinline__ TileAssignment block_take_tile(Storage &smem, CallState *state, u64 call_tag,
-                                                          std::size_t tiles) {
-    if (threadIdx.x == 0) smem.assigned = take_tile(state, call_tag, tiles);
-    __syncthreads();
-    return smem.assigned;
-}
 
 // Loads a row-striped tile; `valid` items from `in` (a tile's start). Full tiles use one vector load
 // per row when `vectorized` (the memory is aligned to vector_alignment<T, VEC>()).
@@ -201,27 +147,6 @@ __device__ __forceinline__ void block_row_prefixes(const T (&totals)[R], Partial
         if (lane > 0) p = combine(p, Partial<T>{lane_exclusive, true}, op);
         prefix[r] = p;
     }
-}
-
-// The look-back step of a tile, for warp 0: publish, look back (sleeping as `delay` says),
-// publish. `first_prefix` is what comes before tile 0 (the exclusive scan's init, or nothing). A
-// tile whose aggregate restarts the scan publishes it as final at once, so later tiles never wait
-// on this tile's look-back.
-template <class T, class Op, class Status>
-__device__ __forceinline__ Partial<T> chained_tile_prefix(const Status &status, unsigned tile, u64 epoch,
-                                                          const T &aggregate, const Partial<T> &first_prefix, Op op,
-                                                          LookBackDelay delay) {
-    const unsigned lane = threadIdx.x % kWarpThreads;
-    if (tile == 0) {
-        if (lane == 0)
-            status.publish(0, combine(first_prefix, Partial<T>{aggregate, true}, op).value, epoch << 1 | 1);
-        return first_prefix;
-    }
-    const bool final_at_once = restarts_scan(op, aggregate);
-    if (lane == 0) status.publish(tile, aggregate, epoch << 1 | (final_at_once ? 1 : 0));
-    const T exclusive = look_back<T>(status, tile, epoch, op, lane, delay);
-    if (lane == 0 && !final_at_once) status.publish(tile, op(exclusive, aggregate), epoch << 1 | 1);
-    return {exclusive, true};
 }
 
 }  // namespace detail

@@ -5,6 +5,9 @@
 // either side of each warp's row, which the L1 or L2 holds), and no intermediate array.
 #include <stream_compaction/detail/block/tile_scan.cuh>
 #include <stream_compaction/detail/by_key/run_pair.cuh>
+#include <stream_compaction/detail/grid/call_state.cuh>
+#include <stream_compaction/detail/grid/decoupled_look_back.cuh>
+#include <stream_compaction/detail/grid/tile_status.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>

@@ -3,6 +3,7 @@
 // run starts and the combination of the values since the last one, under an operator that is
 // associative whenever the caller's is.
 #include <stream_compaction/detail/block/tile_scan.cuh>
+#include <stream_compaction/detail/grid/tile_status.cuh>
 
 namespace StreamCompaction {
 namespace detail {

@@ -18,22 +18,15 @@
 //
 // Invariant the kernels keep: the grid has exactly `tiles` blocks, each takes one ticket (a launch
 // of one tile takes none: take_tile).
-#include <stream_compaction/detail/warp/warp_scan.cuh>
+#include <stream_compaction/detail/util/tile_assignment.cuh>
 
 #include <cstddef>
 
 namespace StreamCompaction {
 namespace detail {
 
-using u64 = unsigned long long;
-
 struct alignas(16) CallState {
     u64 ticket;
-};
-
-struct TileAssignment {
-    unsigned tile;
-    u64 epoch;  // 62 bits: a status tag is epoch << 1 | is_prefix, and its top bit stays free
 };
 
 constexpr u64 kTicketCountMask = 0xffffffffull;
@@ -73,6 +66,16 @@ __device__ __forceinline__ TileAssignment take_tile(CallState *state, u64 call_t
     // the tag bits.
     if (tile == tiles - 1 && count + tiles > kTicketCountMask) atomicExch(&state->ticket, base);
     return {tile, launch_epoch(call_tag, generation)};
+}
+
+// The block's tile and the launch's epoch, taken from the call state by thread 0 and shared with
+// the block.
+template <class Storage>
+__device__ __forceinline__ TileAssignment block_take_tile(Storage &smem, CallState *state, u64 call_tag,
+                                                          std::size_t tiles) {
+    if (threadIdx.x == 0) smem.assigned = take_tile(state, call_tag, tiles);
+    __syncthreads();
+    return smem.assigned;
 }
 
 }  // namespace detail

@@ -4,7 +4,7 @@
 // memory), the cluster's barrier orders those writes before that block reads them, and its first
 // warp combines them in block order. No partials in global memory, no ticket, no fence: nothing
 // outlives the launch, so graph replay and calls on overlapping streams need nothing more.
-#include <stream_compaction/detail/block/tile_scan.cuh>  // shared_storage
+#include <stream_compaction/detail/util/shared_storage.cuh>
 #include <stream_compaction/detail/warp/warp_reduce.cuh>
 #include <stream_compaction/tuning/policies.h>
 

@@ -22,7 +22,7 @@
 // head), a tile waits only back to the last restart: the expression's value, bit for bit, does not
 // depend on anything before it. A segmented scan whose tiles hold heads then waits as the
 // decoupled look-back does, on its direct predecessor.
-#include <stream_compaction/detail/block/tile_scan.cuh>  // chained_tile_prefix
+#include <stream_compaction/detail/grid/decoupled_look_back.cuh>
 #include <stream_compaction/detail/grid/tile_status.cuh>
 #include <stream_compaction/detail/warp/warp_scan.cuh>
 #include <stream_compaction/tuning/policies.h>

@@ -8,8 +8,8 @@
 // no reset, no memset node and no host work. Partials need no epoch: every block of the launch
 // overwrites its own before the last block reads any.
 #include <stream_compaction/detail/block/block_reduce.cuh>
-#include <stream_compaction/detail/block/tile_scan.cuh>  // shared_storage
 #include <stream_compaction/detail/grid/call_state.cuh>
+#include <stream_compaction/detail/util/shared_storage.cuh>
 
 #include <cstring>
 

@@ -5,9 +5,9 @@
 // items in shared memory, and then calls the caller's functor on its items in index order, so
 // that consecutive threads handle consecutive items (coalesced accesses in f).
 #include <stream_compaction/detail/block/tile_scan.cuh>
-#include <stream_compaction/detail/grid/array_access.cuh>
+#include <stream_compaction/detail/util/array_access.cuh>
 #include <stream_compaction/detail/grid/merge_path.cuh>
-#include <stream_compaction/detail/grid/vector_store.cuh>
+#include <stream_compaction/detail/util/vector_store.cuh>
 #include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/tuning/policies.h>
 

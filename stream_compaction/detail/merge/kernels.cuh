@@ -7,7 +7,7 @@
 // crossing, searched in shared memory. Every tile has the same number of steps, however the keys
 // interleave. No temporary storage.
 #include <stream_compaction/detail/grid/dependent_launch.cuh>
-#include <stream_compaction/detail/merge/merge_path.cuh>
+#include <stream_compaction/detail/grid/merge_path.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>

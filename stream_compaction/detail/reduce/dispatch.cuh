@@ -91,7 +91,7 @@ enum class StripedGrid {
     // A block a tile: the atomics strategy, whose blocks end with an atomic they do not wait for,
     // so that blocks retire as soon as their loads are in and new ones keep the loads flowing
     // (H100, 2026-11-26, 2^28 int sum: 1.015-1.028x CUB's time, against 0.997-1.004x for the
-    // resident grid; README, "Ahead of CUB").
+    // resident grid; docs/performance/reduce.md, "Ahead of CUB").
     TilePerBlock,
 };
 

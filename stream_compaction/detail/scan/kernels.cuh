@@ -2,7 +2,10 @@
 // The single-pass scan's tile kernels: one tile of items per block, its prefix by decoupled look-back
 // (for floating-point items, by the fixed-order look-back: the same bits on every run).
 #include <stream_compaction/detail/block/tile_scan.cuh>
+#include <stream_compaction/detail/grid/call_state.cuh>
+#include <stream_compaction/detail/grid/decoupled_look_back.cuh>
 #include <stream_compaction/detail/grid/fixed_order_look_back.cuh>
+#include <stream_compaction/detail/grid/tile_status.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cuda/barrier>

@@ -5,6 +5,9 @@
 // which needs the count of all trues first), or from the end of the output backwards (partition:
 // CUB's DevicePartition::If order, which needs no count beforehand).
 #include <stream_compaction/detail/block/tile_scan.cuh>
+#include <stream_compaction/detail/grid/call_state.cuh>
+#include <stream_compaction/detail/grid/decoupled_look_back.cuh>
+#include <stream_compaction/detail/grid/tile_status.cuh>
 #include <stream_compaction/detail/scan/kernels.cuh>
 #include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/tuning/policies.h>

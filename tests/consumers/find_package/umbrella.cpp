@@ -2,7 +2,7 @@
 // so it runs without a GPU: exit 0 pass, 1 fail.
 #include <stream_compaction/cpu.h>
 #include <stream_compaction/io/matrix_generators.h>
-#include <stream_compaction/spmv.h>
+#include <stream_compaction/device/spmv.cuh>
 
 #include <cstdio>
 #include <cstring>

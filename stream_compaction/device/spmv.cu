@@ -1,0 +1,324 @@
+// The compiled part of device/spmv.cuh: the Spmv class for float and double, 32- and 64-bit
+// offsets; flat and merge path on the segmented transforms, vector CSR (detail/spmv/), cuSPARSE.
+#include <stream_compaction/device/spmv.cuh>
+
+#include <stream_compaction/detail/host/launch.cuh>
+#include <stream_compaction/detail/host/temp_storage.h>
+#include <stream_compaction/detail/spmv/vector_csr.cuh>
+#include <stream_compaction/device/segmented_reduce.cuh>
+#include <stream_compaction/device/segmented_scan.cuh>
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/nvtx.h>
+#include <stream_compaction/tuning/policies.h>
+
+#include <cusparse.h>
+#include <thrust/copy.h>
+#include <thrust/execution_policy.h>
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace StreamCompaction {
+
+static std::string describe_cusparse(int status, const char *call, const char *file, int line) {
+    const auto code = static_cast<cusparseStatus_t>(status);
+    return std::string("cuSPARSE error (") + file + ":" + std::to_string(line) + "): " + call + ": " +
+           cusparseGetErrorString(code) + " (" + cusparseGetErrorName(code) + ")";
+}
+
+cusparse_error::cusparse_error(int status, const char *call, const char *file, int line)
+    : std::runtime_error(describe_cusparse(status, call, file, line)), status_(status) {}
+
+}  // namespace StreamCompaction
+
+#define SC_CUSPARSE_CHECK(call)                                                                 \
+    do {                                                                                        \
+        const cusparseStatus_t sc_status_ = (call);                                             \
+        if (sc_status_ != CUSPARSE_STATUS_SUCCESS)                                              \
+            throw ::StreamCompaction::cusparse_error(sc_status_, #call, __FILE__, __LINE__);    \
+    } while (0)
+
+namespace StreamCompaction {
+
+namespace {
+
+using detail::BitHeads;
+using detail::scaled_old;
+
+
+// ---- flat: gather, multiply, segmented scan, last element of each row ----
+
+// Per row, beside the head bits: a non-empty row's last nonzero learns its row; an empty row's
+// result, beta * y, is written here since no nonzero will.
+template <class V>
+struct FlatRowSetup {
+    int *row_of_last;
+    V *y;
+    V beta;
+    template <class Offset>
+    __device__ void operator()(std::size_t row, Offset start, Offset end) const {
+        if (start < end) row_of_last[end - 1] = static_cast<int>(row);
+        else y[row] = scaled_old(y, static_cast<long long>(row), beta);
+    }
+};
+
+template <class V>
+struct FlatProductLoad {
+    const V *values;
+    const int *column_indices;
+    const V *x;
+    BitHeads heads;
+    __device__ SegmentedPair<V> operator()(std::size_t k) const {
+        return {heads(k), values[k] * x[column_indices[k]]};
+    }
+};
+
+// Element k ends its row when the next element starts one, or is the last.
+template <class V>
+struct FlatRowEndStore {
+    BitHeads heads;
+    const int *row_of_last;
+    V *y;
+    V alpha, beta;
+    std::size_t nnz;
+    __device__ void operator()(std::size_t k, const SegmentedPair<V> &scanned) const {
+        if (k + 1 == nnz || heads(k + 1)) {
+            const int row = row_of_last[k];
+            y[row] = alpha * scanned.value + scaled_old(y, row, beta);
+        }
+    }
+};
+
+// Storage: the row heads as bits, each non-empty row's last nonzero's row, the scan's storage.
+template <class V>
+detail::TempLayout<3> flat_layout(std::size_t nnz) {
+    return detail::temp_layout(detail::head_bit_words(nnz) * sizeof(unsigned), nnz * sizeof(int),
+                               scan_temp_bytes<SegmentedPair<V>>(nnz));
+}
+
+template <class V, class Offset>
+void flat_spmv(const DeviceCsr<V, Offset> &a, V alpha, const V *x, V beta, V *y, void *d_temp, cudaStream_t stream) {
+    const auto pieces = flat_layout<V>(a.nnz()).carve(d_temp);
+    unsigned *bits = reinterpret_cast<unsigned *>(pieces[0]);
+    int *row_of_last = reinterpret_cast<int *>(pieces[1]);
+    detail::build_head_bits(a.row_offsets(), a.rows(), a.nnz(), bits, stream, FlatRowSetup<V>{row_of_last, y, beta});
+    const BitHeads heads{bits};
+    transform_inclusive_scan<SegmentedPair<V>>(
+        a.nnz(), FlatProductLoad<V>{a.values(), a.column_indices(), x, heads},
+        FlatRowEndStore<V>{heads, row_of_last, y, alpha, beta, a.nnz()}, SegmentedOp<Sum>{Sum{}}, pieces[2],
+        scan_temp_bytes<SegmentedPair<V>>(a.nnz()), stream);
+}
+
+// ---- merge path ----
+
+template <class V>
+struct ProductLoad {
+    const V *values;
+    const int *column_indices;
+    const V *x;
+    __device__ V operator()(long long k) const { return values[k] * x[column_indices[k]]; }
+};
+
+template <class V>
+struct AxpbyStore {
+    V *y;
+    V alpha, beta;
+    __device__ void operator()(long long row, const V &sum) const { y[row] = alpha * sum + scaled_old(y, row, beta); }
+};
+
+// ---- the plan ----
+
+// The row-length statistics of a matrix in device memory, from a host copy of its row offsets.
+template <class V, class Offset>
+SpmvRowStats device_row_length_stats(const DeviceCsr<V, Offset> &matrix) {
+    std::vector<Offset> offsets(static_cast<std::size_t>(matrix.rows()) + 1);
+    SC_CUDA_CHECK(cudaMemcpy(offsets.data(), matrix.row_offsets(), offsets.size() * sizeof(Offset),
+                             cudaMemcpyDeviceToHost));
+    return row_length_stats(offsets.data(), offsets.size());
+}
+
+// Auto and VectorCsr without lanes made concrete from the matrix's statistics; any other plan as
+// it is, once its lanes are checked.
+template <class V, class Offset>
+SpmvPlan resolve_plan(const DeviceCsr<V, Offset> &matrix, SpmvPlan plan) {
+    const int lanes = plan.lanes_per_row;
+    if (lanes != 0 && (plan.algorithm != SpmvAlgorithm::VectorCsr || lanes < 2 || lanes > detail::kWarpThreads ||
+                       (lanes & (lanes - 1)) != 0))
+        throw std::invalid_argument("Spmv: lanes per row are for vector-csr only, a power of two in [2, 32]; got " +
+                                    std::to_string(lanes) + " for " + spmv_algorithm_name(plan.algorithm));
+    if (plan.algorithm == SpmvAlgorithm::Auto) return plan_spmv(device_row_length_stats(matrix));
+    if (plan.algorithm == SpmvAlgorithm::VectorCsr && lanes == 0)
+        return {SpmvAlgorithm::VectorCsr, vector_csr_lanes(device_row_length_stats(matrix).mean)};
+    return plan;
+}
+
+template <class V>
+constexpr cudaDataType cuda_type() {
+    return std::is_same_v<V, float> ? CUDA_R_32F : CUDA_R_64F;
+}
+
+template <class Offset>
+constexpr cusparseIndexType_t cusparse_index_type() {
+    return sizeof(Offset) == 8 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
+}
+
+cusparseSpMVAlg_t cusparse_algorithm(SpmvAlgorithm algorithm) {
+    return algorithm == SpmvAlgorithm::CusparseCsrAlg1 ? CUSPARSE_SPMV_CSR_ALG1 : CUSPARSE_SPMV_CSR_ALG2;
+}
+
+}  // namespace
+
+// The cuSPARSE state: made with the plan; the vector descriptors, the buffer and the ALG2
+// preprocessing on the first multiplication (they need the vectors), the descriptors again only
+// when the caller passes other vectors.
+template <class V, class Offset>
+struct Spmv<V, Offset>::Cusparse {
+    cusparseHandle_t handle = nullptr;
+    cusparseConstSpMatDescr_t matrix = nullptr;
+    cusparseConstDnVecDescr_t x = nullptr;
+    cusparseDnVecDescr_t y = nullptr;
+    const V *x_data = nullptr;
+    V *y_data = nullptr;
+    DeviceBuffer<char> buffer;
+    DeviceBuffer<std::int64_t> wide_columns;  // for 64-bit offsets: cuSPARSE wants one index width
+    bool prepared = false;
+
+    ~Cusparse() {  // no throw from a destructor: release what exists
+        if (x) cusparseDestroyDnVec(x);
+        if (y) cusparseDestroyDnVec(y);
+        if (matrix) cusparseDestroySpMat(matrix);
+        if (handle) cusparseDestroy(handle);
+    }
+};
+
+template <class V, class Offset>
+Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix) : Spmv(matrix, SpmvAlgorithm::Auto) {}
+
+template <class V, class Offset>
+Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix, SpmvAlgorithm algorithm)
+    : Spmv(matrix, SpmvPlan{algorithm}) {}
+
+template <class V, class Offset>
+Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix, SpmvPlan plan)
+    : matrix_(matrix), plan_(resolve_plan(matrix, plan)) {
+    switch (plan_.algorithm) {
+    case SpmvAlgorithm::Flat: temp_bytes_ = flat_layout<V>(matrix.nnz()).bytes(); break;
+    case SpmvAlgorithm::MergePath:
+        temp_bytes_ = segmented_reduce_temp_bytes<V>(matrix.nnz(), matrix.rows());
+        plan_corners_ = DeviceBuffer<long long>(detail::merge_path_plan_entries(matrix.nnz(), matrix.rows()));
+        if (matrix.rows() > 0)
+            plan_threads_ = detail::make_merge_path_plan<V>(matrix.row_offsets(), matrix.rows(), matrix.nnz(),
+                                                            plan_corners_.get(), cudaStreamLegacy)
+                                .threads;
+        // The plan is done before the object is used, on whatever stream.
+        SC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+        break;
+    case SpmvAlgorithm::VectorCsr: break;  // nothing to prepare, no temporary storage
+    case SpmvAlgorithm::CusparseCsrAlg1:
+    case SpmvAlgorithm::CusparseCsrAlg2: {
+        cusparse_ = std::make_unique<Cusparse>();
+        SC_CUSPARSE_CHECK(cusparseCreate(&cusparse_->handle));
+        const void *columns = matrix.column_indices();
+        if constexpr (sizeof(Offset) == 8) {
+            // cuSPARSE takes row offsets and column indices of one width only (it reports 64-bit
+            // offsets with 32-bit columns as not supported): a 64-bit copy of the columns.
+            cusparse_->wide_columns = DeviceBuffer<std::int64_t>(matrix.nnz());
+            thrust::copy(thrust::device, matrix.column_indices(), matrix.column_indices() + matrix.nnz(),
+                         cusparse_->wide_columns.get());
+            columns = cusparse_->wide_columns.get();
+        }
+        SC_CUSPARSE_CHECK(cusparseCreateConstCsr(&cusparse_->matrix, matrix.rows(), matrix.cols(),
+                                                 static_cast<int64_t>(matrix.nnz()), matrix.row_offsets(), columns,
+                                                 matrix.values(), cusparse_index_type<Offset>(),
+                                                 cusparse_index_type<Offset>(), CUSPARSE_INDEX_BASE_ZERO,
+                                                 cuda_type<V>()));
+        break;
+    }
+    default: throw std::invalid_argument("Spmv: unknown algorithm");
+    }
+}
+
+template <class V, class Offset>
+Spmv<V, Offset>::~Spmv() = default;
+
+template <class V, class Offset>
+void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) const {
+    if (temp_bytes_ == 0 || matrix_.rows() == 0) {
+        (*this)(alpha, d_x, beta, d_y, nullptr, 0, stream);
+        return;
+    }
+    detail::with_temp_storage(temp_bytes_, stream, [&](void *d_temp) {
+        (*this)(alpha, d_x, beta, d_y, d_temp, temp_bytes_, stream);
+    });
+}
+
+template <class V, class Offset>
+void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_temp, std::size_t temp_bytes,
+                                 cudaStream_t stream) const {
+    const DeviceCsr<V, Offset> &a = matrix_;
+    if (a.rows() == 0) return;
+    if (d_y == nullptr || (a.cols() > 0 && d_x == nullptr)) throw std::invalid_argument("Spmv: null vector");
+    const SpmvAlgorithm algorithm = plan_.algorithm;
+    SC_NVTX_RANGE(algorithm == SpmvAlgorithm::Flat        ? "spmv (flat)"
+                  : algorithm == SpmvAlgorithm::MergePath ? "spmv (merge path)"
+                  : algorithm == SpmvAlgorithm::VectorCsr ? "spmv (vector CSR)"
+                                                          : "spmv (cuSPARSE)");
+    switch (algorithm) {
+    case SpmvAlgorithm::Flat:
+        require_temp_storage("Spmv (flat)", d_temp, temp_bytes, temp_bytes_);
+        flat_spmv(a, alpha, d_x, beta, d_y, d_temp, stream);
+        return;
+    case SpmvAlgorithm::MergePath:
+        detail::merge_path_reduce_planned("Spmv (merge path)",
+                                          detail::MergePathPlan{plan_corners_.get(), plan_threads_},
+                                          a.row_offsets(), a.rows(), a.nnz(),
+                                          ProductLoad<V>{a.values(), a.column_indices(), d_x},
+                                          AxpbyStore<V>{d_y, alpha, beta}, Sum{}, V(0), d_temp, temp_bytes, stream);
+        return;
+    case SpmvAlgorithm::VectorCsr:
+        detail::vector_csr_spmv(a.row_offsets(), a.rows(), detail::VectorCsrArgs<V>{a.column_indices(), a.values(), d_x},
+                                plan_.lanes_per_row, alpha, beta, d_y, stream);
+        return;
+    default: multiply_cusparse(alpha, d_x, beta, d_y, stream); return;
+    }
+}
+
+template <class V, class Offset>
+void Spmv<V, Offset>::multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) const {
+    const DeviceCsr<V, Offset> &a = matrix_;
+    Cusparse &c = *cusparse_;
+    const cusparseSpMVAlg_t alg = cusparse_algorithm(plan_.algorithm);
+    SC_CUSPARSE_CHECK(cusparseSetStream(c.handle, stream));
+    if (c.x_data != d_x || c.y_data != d_y || c.x == nullptr) {
+        if (c.x) SC_CUSPARSE_CHECK(cusparseDestroyDnVec(c.x));
+        c.x = nullptr;
+        SC_CUSPARSE_CHECK(cusparseCreateConstDnVec(&c.x, a.cols(), d_x, cuda_type<V>()));
+        if (c.y) SC_CUSPARSE_CHECK(cusparseDestroyDnVec(c.y));
+        c.y = nullptr;
+        SC_CUSPARSE_CHECK(cusparseCreateDnVec(&c.y, a.rows(), d_y, cuda_type<V>()));
+        c.x_data = d_x;
+        c.y_data = d_y;
+    }
+    if (!c.prepared) {
+        std::size_t bytes = 0;
+        SC_CUSPARSE_CHECK(cusparseSpMV_bufferSize(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix, c.x,
+                                                  &beta, c.y, cuda_type<V>(), alg, &bytes));
+        c.buffer = DeviceBuffer<char>(bytes);
+        if (plan_.algorithm == SpmvAlgorithm::CusparseCsrAlg2)
+            SC_CUSPARSE_CHECK(cusparseSpMV_preprocess(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix,
+                                                      c.x, &beta, c.y, cuda_type<V>(), alg, c.buffer.get()));
+        c.prepared = true;
+    }
+    SC_CUSPARSE_CHECK(cusparseSpMV(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix, c.x, &beta, c.y,
+                                   cuda_type<V>(), alg, c.buffer.get()));
+}
+
+template class Spmv<float, int>;
+template class Spmv<double, int>;
+template class Spmv<float, std::int64_t>;
+template class Spmv<double, std::int64_t>;
+
+}  // namespace StreamCompaction

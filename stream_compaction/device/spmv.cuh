@@ -1,0 +1,134 @@
+#pragma once
+// Sparse matrix times vector, y = alpha * A * x + beta * y, for CSR matrices of float or double
+// with 32-bit row and column indices and 32- or 64-bit row offsets, four ways:
+//   Flat      the textbook data-parallel algorithm: gather x by column and multiply, segmented
+//             inclusive scan of the products by row, each row's last element is its result (two
+//             launches and a memset: the row heads as a bitmap, then one single-pass scan).
+//   MergePath load-balanced (Merrill & Garland 2016): the merge path of row ends and nonzeros is
+//             split evenly over threads, so row-length skew and empty rows cost nothing extra;
+//             rows split between tiles are joined by decoupled look-back. One launch; where each
+//             tile starts is found once, when the Spmv is made (like cuSPARSE's ALG2 preprocessing).
+//   VectorCsr sub-warps of 2..32 lanes, 2 rows each (Bell & Garland 2009's vector kernel): the
+//             lanes stride over a row, long rows in 16-byte vector loads, x through the read-only
+//             cache, then a shuffle reduction. One launch, no temporary storage; fast on small
+//             matrices, slow when one row is much longer than the rest.
+//   CusparseCsrAlg1 / CusparseCsrAlg2   cusparseSpMV, the reference.
+// Auto, the default, picks VectorCsr or MergePath for the matrix when the Spmv is made, from its
+// row lengths (detail/spmv/plan.h: the longest row's steps, the nonzeros); chosen() says which.
+//
+// Example:
+//   CsrMatrix<float> host{2, 2, {0, 1, 3}, {0, 0, 1}, {2.0f, 1.0f, 3.0f}};   // [[2, 0], [1, 3]]
+//   const DeviceCsr<float> A(host);                      // validated on the host, then copied
+//   Spmv<float> multiply(A);                             // Auto: the kernel chosen (and prepared) once
+//   if (multiply.chosen() != SpmvAlgorithm::VectorCsr || multiply.lanes_per_row() != 2) return 1;
+//   std::vector<float> x = {1.0f, 2.0f}, y(2);
+//   auto d_x = DeviceBuffer<float>::from_host(x.data(), 2);
+//   DeviceBuffer<float> d_y(2);
+//   multiply(1.0f, d_x.get(), 0.0f, d_y.get());          // y = A x (stream 0); beta = 0 never reads y
+//   d_y.copy_to_host(y.data(), 2);
+//   if (y[0] != 2.0f || y[1] != 7.0f) return 1;
+//   Spmv<float> merge_path(A, SpmvAlgorithm::MergePath); // or any algorithm by name
+//
+// Errors: std::invalid_argument for bad arguments or an invalid matrix, cuda_error from CUDA,
+// cusparse_error from cuSPARSE.
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/io/matrix_market.h>
+#include <stream_compaction/detail/spmv/plan.h>
+
+#include <cuda_runtime.h>
+
+#include <memory>
+#include <stdexcept>
+
+namespace StreamCompaction {
+
+class cusparse_error : public std::runtime_error {
+public:
+    // what(): "cuSPARSE error (file:line): call: <status string> (<status name>)"
+    cusparse_error(int status, const char *call, const char *file, int line);
+    int status() const noexcept { return status_; }
+
+private:
+    int status_;
+};
+
+// A CSR matrix in device memory. Made only from a host matrix that validate_csr accepts, so no
+// kernel can read outside it. Offset: int, or std::int64_t past 2^31 - 1 nonzeros.
+template <class V, class Offset = int>
+class DeviceCsr {
+public:
+    explicit DeviceCsr(const CsrMatrix<V, Offset> &host)
+        : rows_((validate_csr(host), host.rows)), cols_(host.cols), nnz_(host.nnz()),
+          row_offsets_(DeviceBuffer<Offset>::from_host(host.row_offsets.data(), host.row_offsets.size())),
+          column_indices_(DeviceBuffer<int>::from_host(host.column_indices.data(), host.nnz())),
+          values_(DeviceBuffer<V>::from_host(host.values.data(), host.nnz())) {}
+
+    int rows() const noexcept { return rows_; }
+    int cols() const noexcept { return cols_; }
+    std::size_t nnz() const noexcept { return nnz_; }
+    const Offset *row_offsets() const noexcept { return row_offsets_.get(); }
+    const int *column_indices() const noexcept { return column_indices_.get(); }
+    const V *values() const noexcept { return values_.get(); }
+
+private:
+    int rows_, cols_;
+    std::size_t nnz_;
+    DeviceBuffer<Offset> row_offsets_;
+    DeviceBuffer<int> column_indices_;
+    DeviceBuffer<V> values_;
+};
+
+// One matrix, one algorithm: holds what is made once per matrix (the merge path's tile corners, for
+// the block size current when the Spmv is made; the cuSPARSE handle, descriptors and buffer; for
+// Auto and a VectorCsr without lanes, the row-length statistics, from a copy of the row offsets to
+// the host: O(rows), once), so that each multiplication is only its launches. The matrix must
+// outlive it.
+//
+// Streams and graphs: Flat and MergePath keep each call's state in that call's temporary storage,
+// and VectorCsr needs none, so one Spmv may be called on several streams at once, from several host
+// threads, and captured into CUDA graphs. The cuSPARSE algorithms share the object's handle and
+// buffer: one call at a time per Spmv object (they are the reference, not the product).
+template <class V, class Offset = int>
+class Spmv {
+public:
+    // Auto: VectorCsr or MergePath, by plan_spmv on the matrix's row lengths.
+    explicit Spmv(const DeviceCsr<V, Offset> &matrix);
+    // That algorithm (Auto: as above; VectorCsr: lanes from the mean row length).
+    Spmv(const DeviceCsr<V, Offset> &matrix, SpmvAlgorithm algorithm);
+    // That plan: lanes_per_row 0, or for VectorCsr a power of two in [2, 32] (else
+    // std::invalid_argument); a plan of 0 lanes is the same as its algorithm alone.
+    Spmv(const DeviceCsr<V, Offset> &matrix, SpmvPlan plan);
+    ~Spmv();
+    Spmv(const Spmv &) = delete;
+    Spmv &operator=(const Spmv &) = delete;
+
+    // The algorithm that runs: never Auto. And VectorCsr's lanes per row (0 for the others).
+    SpmvAlgorithm chosen() const noexcept { return plan_.algorithm; }
+    int lanes_per_row() const noexcept { return plan_.lanes_per_row; }
+
+    // y = alpha * A * x + beta * y: d_x has cols() elements, d_y rows(); they must not overlap.
+    // With beta = 0, y is only written (NaN there does not propagate). Temporary storage comes from
+    // the stream-ordered allocator (cudaMallocAsync), one allocation per call.
+    void operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream = 0) const;
+
+    // The same with the caller's temporary storage (at least temp_bytes(), any alignment; 0 bytes
+    // for VectorCsr and the cuSPARSE algorithms): nothing is allocated. Calls in flight together
+    // need storage of their own.
+    std::size_t temp_bytes() const noexcept { return temp_bytes_; }
+    void operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_temp, std::size_t temp_bytes,
+                    cudaStream_t stream = 0) const;
+
+private:
+    struct Cusparse;
+    void multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) const;
+    const DeviceCsr<V, Offset> &matrix_;
+    SpmvPlan plan_;  // resolved: no Auto, and VectorCsr with its lanes
+    std::size_t temp_bytes_ = 0;
+    // Merge path: where each tile's share of the path starts, found once for the matrix, and the
+    // block size it was found for.
+    DeviceBuffer<long long> plan_corners_;
+    int plan_threads_ = 0;
+    std::unique_ptr<Cusparse> cusparse_;
+};
+
+}  // namespace StreamCompaction
