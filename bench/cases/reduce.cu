@@ -18,6 +18,7 @@
 #include <stream_compaction/support/operators.cuh>
 
 #include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
 
 #include <algorithm>
 #include <climits>
@@ -120,11 +121,21 @@ private:
                 StreamCompaction::reduce(strategy, in(at), result, n, op, identity, temp_.get(), temp_.bytes(), stream);
             }, expected, rotation);
         }
-        if (!std::is_same_v<Op, StreamCompaction::Sum>) return;
-        const MaxSegmentSum kadane = StreamCompaction::CPU::maxSegmentSum(static_cast<int>(n), host_.data());
-        measure("mss", param, size, false, [&](std::size_t at, MaxSegmentSum *result) {
-            StreamCompaction::max_segment_sum(in(at), result, n, temp_.get(), temp_.bytes(), stream);
-        }, kadane, rotation);
+        if constexpr (std::is_same_v<Op, StreamCompaction::Sum>) {
+            // The standard operator of CUB and Thrust users: the same kernels as Sum (standard_operator),
+            // so the same time.
+            for (const ReduceStrategy strategy : {ReduceStrategy::Atomics, ReduceStrategy::Chunked}) {
+                const std::string name = std::string(StreamCompaction::reduce_strategy_name(strategy)) + "_cuda_std_plus";
+                measure(name.c_str(), param, size, false, [&](std::size_t at, int *result) {
+                    StreamCompaction::reduce(strategy, in(at), result, n, cuda::std::plus<>{}, identity, temp_.get(),
+                                             temp_.bytes(), stream);
+                }, expected, rotation);
+            }
+            const MaxSegmentSum kadane = StreamCompaction::CPU::maxSegmentSum(static_cast<int>(n), host_.data());
+            measure("mss", param, size, false, [&](std::size_t at, MaxSegmentSum *result) {
+                StreamCompaction::max_segment_sum(in(at), result, n, temp_.get(), temp_.bytes(), stream);
+            }, kadane, rotation);
+        }
     }
 
     const Options &options_;

@@ -30,7 +30,8 @@
 // only ever the left operand, a left identity (op(identity, x) == x) suffices. The default strategy
 // (chunked: one launch) applies the operator in input order, so a non-commutative one (a 2x2
 // matrix product, a composition) is right. Operators known to commute (is_commutative, in
-// support/operators.cuh: Sum, Min, Max, BitAnd, BitOr of arithmetic types) are applied in another
+// support/operators.cuh: Sum, Min, Max, BitAnd, BitOr of arithmetic types, and the standard
+// cuda::std::plus, cuda::minimum, ... and Thrust's, which are these) are applied in another
 // order, as CUB does: a float sum is then rounded differently from the sequential one (the same
 // way at every run on a GPU). The other strategies (ReduceStrategy, support/reduction.h) are there
 // to compare: Tree and Group keep the order, Atomics takes only the operators with atomics.

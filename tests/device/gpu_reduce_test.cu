@@ -18,6 +18,10 @@
 // 1e-12 for double); the largest relative error seen is printed and recorded as a test property.
 #include <gtest/gtest.h>
 
+#include <cuda/functional>
+#include <cuda/std/functional>
+#include <thrust/functional.h>
+
 #include <stream_compaction/cpu.h>
 #include <stream_compaction/device/reduce.cuh>
 #include <stream_compaction/reduce.h>
@@ -303,6 +307,45 @@ TEST_F(GpuReduce, NonCommutativeOperatorsKeepTheOrderOnEveryOrderPreservingStrat
         SC_CUDA_CHECK(cudaDeviceSynchronize());
         EXPECT_TRUE(download(d_out.get(), 1)[0] == referenceReduce(in, MatMul{}, kIdentity2)) << "n = " << n;
     }
+}
+
+// CUB's and Thrust's operators (thrust::plus and thrust::maximum are cuda::std::plus and
+// cuda::maximum) are the operators they stand for: commutative, with the hardware's atomics and
+// warp reductions. A typed one on items of another type (it converts them), or an operator the
+// library does not know, is not.
+static_assert(SC::is_commutative<cuda::std::plus<>, float>::value);
+static_assert(SC::is_commutative<thrust::plus<int>, int>::value);
+static_assert(SC::is_commutative<cuda::maximum<double>, double>::value);
+static_assert(!SC::is_commutative<cuda::std::plus<int>, float>::value);
+static_assert(!SC::is_commutative<cuda::std::multiplies<>, int>::value);
+static_assert(std::is_same_v<SC::standard_operator_t<thrust::minimum<std::int64_t>, std::int64_t>, SC::Min>);
+static_assert(SC::detail::kHasAtomic<cuda::maximum<>, double>);
+static_assert(SC::detail::kHasAtomic<cuda::std::bit_or<>, unsigned>);
+static_assert(!SC::detail::kHasAtomic<cuda::std::bit_or<>, float>);
+static_assert(!SC::detail::kHasAtomic<cuda::std::plus<int>, float>);
+static_assert(SC::detail::kHasWarpRedux<int, thrust::plus<int>>);
+
+TEST_F(GpuReduce, StandardOperatorsRunAsTheOperatorsTheyStandFor) {
+    const std::vector<std::size_t> sizes = reduceSizes(SC::block_sizes().reduce);
+    using I64 = std::int64_t;
+    checkReductions("int cuda::std::plus<>", kAll, sizes, cuda::std::plus<>{}, 0, randomOf<int>());
+    checkReductions("int thrust::plus<int> from 7", kAll, sizes, thrust::plus<int>{}, 7, randomOf<int>());
+    checkReductions("int64 cuda::minimum<>", kAll, sizes, cuda::minimum<>{}, std::numeric_limits<I64>::max(),
+                    randomOf<I64>());
+    checkReductions("float thrust::maximum<float>", kAll, sizes, thrust::maximum<float>{}, -INFINITY,
+                    randomOf<float>());
+    checkReductions("float cuda::std::plus<>", kAll, sizes, cuda::std::plus<>{}, 0.0f, randomOf<float>());
+    checkReductions("double cuda::std::plus<double>", kAll, sizes, cuda::std::plus<double>{}, 0.0,
+                    randomOf<double>());
+    checkReductions("int cuda::std::bit_and<>", kAll, sizes, cuda::std::bit_and<>{}, -1,
+                    [](std::size_t n) { return sparseBits<int>(n, freshSeed(), true); });
+    reportWorstError("standard operators");
+    // A typed operator on items of another type is no Sum: the atomics strategy refuses it.
+    const DeviceBuffer<float> d_float(10);
+    DeviceBuffer<float> d_out(1);
+    EXPECT_THROW(SC::reduce(ReduceStrategy::Atomics, d_float.get(), d_out.get(), 10, cuda::std::plus<int>{}, 0.0f,
+                            nullptr, 0),
+                 std::invalid_argument);
 }
 
 TEST_F(GpuReduce, AtomicsRefuseOperatorsWithoutAtomicsBeforeAnyWork) {

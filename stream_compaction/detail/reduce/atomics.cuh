@@ -1,7 +1,8 @@
 #pragma once
 // The atomics strategy's combine: one atomic per block into the result. Only the operators the
-// hardware has atomics for (Sum, Min, Max, BitAnd, BitOr) on 4- and 8-byte integers, and Sum, Min,
-// Max on float and double (Min and Max of those by compare-and-swap).
+// hardware has atomics for (Sum, Min, Max, BitAnd, BitOr, and the standard operators that are
+// these: standard_operator) on 4- and 8-byte integers, and Sum, Min, Max on float and double (Min
+// and Max of those by compare-and-swap).
 #include <stream_compaction/support/operators.cuh>
 
 #include <cstring>
@@ -15,14 +16,15 @@ constexpr bool kAtomicInteger = std::is_integral_v<T> && (sizeof(T) == 4 || size
 template <class T>
 constexpr bool kAtomicFloat = std::is_same_v<T, float> || std::is_same_v<T, double>;
 
-template <class Op, class T>
+template <class Op, class T, class Ours = standard_operator_t<Op, T>>
 constexpr bool kHasAtomic =
-    ((std::is_same_v<Op, Sum> || std::is_same_v<Op, Min> || std::is_same_v<Op, Max>) && (kAtomicInteger<T> || kAtomicFloat<T>)) ||
-    ((std::is_same_v<Op, BitAnd> || std::is_same_v<Op, BitOr>) && kAtomicInteger<T>);
+    ((std::is_same_v<Ours, Sum> || std::is_same_v<Ours, Min> || std::is_same_v<Ours, Max>) &&
+     (kAtomicInteger<T> || kAtomicFloat<T>)) ||
+    ((std::is_same_v<Ours, BitAnd> || std::is_same_v<Ours, BitOr>) && kAtomicInteger<T>);
 
 constexpr const char kAtomicsSupport[] =
     "the atomics strategy supports only Sum, Min, Max (32- and 64-bit integers, float, double) and BitAnd, BitOr "
-    "(32- and 64-bit integers)";
+    "(32- and 64-bit integers), or the standard operators that are these (cuda::std::plus, cuda::minimum, ...)";
 
 // The same bits as an unsigned word of T's size.
 template <class T>
@@ -58,12 +60,13 @@ __device__ __forceinline__ void atomic_fold(T *out, const T &value, Op op) {
     static_assert(kHasAtomic<Op, T>, "atomic_fold: the atomics strategy supports only Sum, Min, Max (32- and 64-bit "
                                      "integers, float, double) and BitAnd, BitOr (32- and 64-bit integers)");
     using Bits = AtomicBits<T>;
-    if constexpr (std::is_same_v<Op, Sum>) {
+    using Ours = standard_operator_t<Op, T>;
+    if constexpr (std::is_same_v<Ours, Sum>) {
         if constexpr (kAtomicFloat<T>) atomicAdd(out, value);
         else atomicAdd(reinterpret_cast<Bits *>(out), static_cast<Bits>(value));  // two's complement: same bits
-    } else if constexpr (std::is_same_v<Op, BitAnd>) {
+    } else if constexpr (std::is_same_v<Ours, BitAnd>) {
         atomicAnd(reinterpret_cast<Bits *>(out), static_cast<Bits>(value));
-    } else if constexpr (std::is_same_v<Op, BitOr>) {
+    } else if constexpr (std::is_same_v<Ours, BitOr>) {
         atomicOr(reinterpret_cast<Bits *>(out), static_cast<Bits>(value));
     } else if constexpr (kAtomicFloat<T>) {
         atomic_fold_by_cas(out, value, op);
@@ -71,7 +74,7 @@ __device__ __forceinline__ void atomic_fold(T *out, const T &value, Op op) {
         // Min, Max of integers: the signedness picks the comparison.
         using Word = std::conditional_t<std::is_signed_v<T>, std::conditional_t<sizeof(T) == 4, int, long long>, Bits>;
         Word *word = reinterpret_cast<Word *>(out);
-        if constexpr (std::is_same_v<Op, Min>) atomicMin(word, static_cast<Word>(value));
+        if constexpr (std::is_same_v<Ours, Min>) atomicMin(word, static_cast<Word>(value));
         else atomicMax(word, static_cast<Word>(value));
     }
 }

@@ -27,19 +27,20 @@ __device__ __forceinline__ T warp_reduce_prefix(T x, unsigned valid_lanes, Combi
 }
 
 // Whether the warp's one-instruction reduction (redux.sync, sm_80 on) does op over 32-bit integers.
-template <class T, class Op>
+template <class T, class Op, class Ours = standard_operator_t<Op, T>>
 constexpr bool kHasWarpRedux = (std::is_same_v<T, int> || std::is_same_v<T, unsigned>) &&
-                               (std::is_same_v<Op, Sum> || std::is_same_v<Op, Min> || std::is_same_v<Op, Max> ||
-                                std::is_same_v<Op, BitAnd> || std::is_same_v<Op, BitOr>);
+                               (std::is_same_v<Ours, Sum> || std::is_same_v<Ours, Min> || std::is_same_v<Ours, Max> ||
+                                std::is_same_v<Ours, BitAnd> || std::is_same_v<Ours, BitOr>);
 
 // The warp's one-instruction reduction of op over the lanes of `members`, every one of which must
 // call it (and no other lane). Only where kHasWarpRedux<T, Op>.
 template <class T, class Op>
 __device__ __forceinline__ T warp_redux(unsigned members, T x, Op) {
-    if constexpr (std::is_same_v<Op, Sum>) return __reduce_add_sync(members, x);
-    else if constexpr (std::is_same_v<Op, Min>) return __reduce_min_sync(members, x);
-    else if constexpr (std::is_same_v<Op, Max>) return __reduce_max_sync(members, x);
-    else if constexpr (std::is_same_v<Op, BitAnd>)
+    using Ours = standard_operator_t<Op, T>;
+    if constexpr (std::is_same_v<Ours, Sum>) return __reduce_add_sync(members, x);
+    else if constexpr (std::is_same_v<Ours, Min>) return __reduce_min_sync(members, x);
+    else if constexpr (std::is_same_v<Ours, Max>) return __reduce_max_sync(members, x);
+    else if constexpr (std::is_same_v<Ours, BitAnd>)
         return static_cast<T>(__reduce_and_sync(members, static_cast<unsigned>(x)));
     else return static_cast<T>(__reduce_or_sync(members, static_cast<unsigned>(x)));
 }
