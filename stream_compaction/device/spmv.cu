@@ -4,6 +4,7 @@
 
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/host/temp_storage.h>
+#include <stream_compaction/detail/spmv/check_csr.cuh>
 #include <stream_compaction/detail/spmv/vector_csr.cuh>
 #include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/device/segmented_scan.cuh>
@@ -16,6 +17,7 @@
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -100,7 +102,7 @@ detail::TempLayout<3> flat_layout(std::size_t nnz) {
 }
 
 template <class V, class Offset>
-void flat_spmv(const DeviceCsr<V, Offset> &a, V alpha, const V *x, V beta, V *y, void *d_temp, cudaStream_t stream) {
+void flat_spmv(const CsrView<V, Offset> &a, V alpha, const V *x, V beta, V *y, void *d_temp, cudaStream_t stream) {
     const auto pieces = flat_layout<V>(a.nnz()).carve(d_temp);
     unsigned *bits = reinterpret_cast<unsigned *>(pieces[0]);
     int *row_of_last = reinterpret_cast<int *>(pieces[1]);
@@ -133,7 +135,7 @@ struct AxpbyStore {
 
 // The row-length statistics of a matrix in device memory, from a host copy of its row offsets.
 template <class V, class Offset>
-SpmvRowStats device_row_length_stats(const DeviceCsr<V, Offset> &matrix) {
+SpmvRowStats device_row_length_stats(const CsrView<V, Offset> &matrix) {
     std::vector<Offset> offsets(static_cast<std::size_t>(matrix.rows()) + 1);
     SC_CUDA_CHECK(cudaMemcpy(offsets.data(), matrix.row_offsets(), offsets.size() * sizeof(Offset),
                              cudaMemcpyDeviceToHost));
@@ -143,7 +145,7 @@ SpmvRowStats device_row_length_stats(const DeviceCsr<V, Offset> &matrix) {
 // Auto and VectorCsr without lanes made concrete from the matrix's statistics; any other plan as
 // it is, once its lanes are checked.
 template <class V, class Offset>
-SpmvPlan resolve_plan(const DeviceCsr<V, Offset> &matrix, SpmvPlan plan) {
+SpmvPlan resolve_plan(const CsrView<V, Offset> &matrix, SpmvPlan plan) {
     const int lanes = plan.lanes_per_row;
     if (lanes != 0 && (plan.algorithm != SpmvAlgorithm::VectorCsr || lanes < 2 || lanes > detail::kWarpThreads ||
                        (lanes & (lanes - 1)) != 0))
@@ -195,14 +197,14 @@ struct Spmv<V, Offset>::Cusparse {
 };
 
 template <class V, class Offset>
-Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix) : Spmv(matrix, SpmvAlgorithm::Auto) {}
+Spmv<V, Offset>::Spmv(CsrView<V, Offset> matrix) : Spmv(matrix, SpmvAlgorithm::Auto) {}
 
 template <class V, class Offset>
-Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix, SpmvAlgorithm algorithm)
+Spmv<V, Offset>::Spmv(CsrView<V, Offset> matrix, SpmvAlgorithm algorithm)
     : Spmv(matrix, SpmvPlan{algorithm}) {}
 
 template <class V, class Offset>
-Spmv<V, Offset>::Spmv(const DeviceCsr<V, Offset> &matrix, SpmvPlan plan)
+Spmv<V, Offset>::Spmv(CsrView<V, Offset> matrix, SpmvPlan plan)
     : matrix_(matrix), plan_(resolve_plan(matrix, plan)) {
     switch (plan_.algorithm) {
     case SpmvAlgorithm::Flat: temp_bytes_ = flat_layout<V>(matrix.nnz()).bytes(); break;
@@ -258,7 +260,7 @@ void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStre
 template <class V, class Offset>
 void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_temp, std::size_t temp_bytes,
                                  cudaStream_t stream) const {
-    const DeviceCsr<V, Offset> &a = matrix_;
+    const CsrView<V, Offset> &a = matrix_;
     if (a.rows() == 0) return;
     if (d_y == nullptr || (a.cols() > 0 && d_x == nullptr)) throw std::invalid_argument("Spmv: null vector");
     const SpmvAlgorithm algorithm = plan_.algorithm;
@@ -288,7 +290,7 @@ void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_
 
 template <class V, class Offset>
 void Spmv<V, Offset>::multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) const {
-    const DeviceCsr<V, Offset> &a = matrix_;
+    const CsrView<V, Offset> &a = matrix_;
     Cusparse &c = *cusparse_;
     const cusparseSpMVAlg_t alg = cusparse_algorithm(plan_.algorithm);
     SC_CUSPARSE_CHECK(cusparseSetStream(c.handle, stream));
@@ -315,6 +317,34 @@ void Spmv<V, Offset>::multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, c
     SC_CUSPARSE_CHECK(cusparseSpMV(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix, c.x, &beta, c.y,
                                    cuda_type<V>(), alg, c.buffer.get()));
 }
+
+// ---- the check of a view's promises ----
+
+template <class V, class Offset>
+void check_csr_on_device(const CsrView<V, Offset> &matrix, cudaStream_t stream) {
+    if (matrix.rows() == 0) return;  // no arrays to read (the view refuses nonzeros without rows)
+    DeviceBuffer<unsigned> verdict(1);
+    SC_CUDA_CHECK(cudaMemsetAsync(verdict.get(), 0, sizeof(unsigned), stream));
+    const std::size_t items = std::max(static_cast<std::size_t>(matrix.rows()) + 1, matrix.nnz());
+    const int threads = 256;
+    const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((items + threads - 1) / threads, 4096));
+    detail::launch(detail::check_csr_kernel<Offset>, "check_csr_kernel", blocks, threads, 0, stream,
+                   matrix.row_offsets(), matrix.rows(), matrix.column_indices(), static_cast<long long>(matrix.nnz()),
+                   matrix.cols(), verdict.get());
+    unsigned found = 0;
+    SC_CUDA_CHECK(cudaMemcpyAsync(&found, verdict.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const auto fail = [](const char *rule) { throw std::invalid_argument(std::string("invalid CSR matrix: ") + rule); };
+    if (found & detail::kFirstOffsetNotZero) fail("first row offset not 0");
+    if (found & detail::kOffsetsDecrease) fail("row offsets decreasing");
+    if (found & detail::kLastOffsetNotNnz) fail("last row offset not equal to the number of nonzeros");
+    if (found & detail::kColumnOutOfRange) fail("a column index outside [0, cols)");
+}
+
+template void check_csr_on_device(const CsrView<float, int> &, cudaStream_t);
+template void check_csr_on_device(const CsrView<double, int> &, cudaStream_t);
+template void check_csr_on_device(const CsrView<float, std::int64_t> &, cudaStream_t);
+template void check_csr_on_device(const CsrView<double, std::int64_t> &, cudaStream_t);
 
 template class Spmv<float, int>;
 template class Spmv<double, int>;

@@ -37,8 +37,12 @@
 
 #include <cuda_runtime.h>
 
+#include <climits>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <type_traits>
 
 namespace StreamCompaction {
 
@@ -52,8 +56,54 @@ private:
     int status_;
 };
 
-// A CSR matrix in device memory. Made only from a host matrix that validate_csr accepts, so no
-// kernel can read outside it. Offset: int, or std::int64_t past 2^31 - 1 nonzeros.
+// A CSR matrix in device memory that the caller owns, as cusparseCreateCsr wraps device pointers:
+// nothing is copied or allocated. The constructor checks what is cheap (sizes not negative, nnz
+// within Offset, no null pointer where an array is needed) and throws std::invalid_argument; the
+// caller promises the rest of validate_csr's rules (row offsets from 0, non-decreasing, to nnz;
+// column indices in [0, cols)), which check_csr_on_device checks on request. The arrays must
+// outlive every Spmv made on the view. Offset: int, or std::int64_t past 2^31 - 1 nonzeros.
+template <class V, class Offset = int>
+class CsrView {
+public:
+    CsrView(int rows, int cols, std::size_t nnz, const Offset *d_row_offsets, const int *d_column_indices,
+            const V *d_values)
+        : rows_(rows), cols_(cols), nnz_(nnz), row_offsets_(d_row_offsets), column_indices_(d_column_indices),
+          values_(d_values) {
+        static_assert(std::is_same_v<Offset, int> || std::is_same_v<Offset, std::int64_t>,
+                      "row offsets are int or std::int64_t");
+        if (rows < 0 || cols < 0) throw std::invalid_argument("CsrView: negative dimensions");
+        if (sizeof(Offset) == 4 && nnz > static_cast<std::size_t>(INT_MAX))
+            throw std::invalid_argument("CsrView: more nonzeros than 32-bit row offsets can count");
+        if (rows > 0 && d_row_offsets == nullptr) throw std::invalid_argument("CsrView: null row offsets");
+        if (nnz > 0 && (d_column_indices == nullptr || d_values == nullptr))
+            throw std::invalid_argument("CsrView: null column indices or values");
+        if (nnz > 0 && rows == 0) throw std::invalid_argument("CsrView: nonzeros in a matrix without rows");
+    }
+
+    int rows() const noexcept { return rows_; }
+    int cols() const noexcept { return cols_; }
+    std::size_t nnz() const noexcept { return nnz_; }
+    const Offset *row_offsets() const noexcept { return row_offsets_; }
+    const int *column_indices() const noexcept { return column_indices_; }
+    const V *values() const noexcept { return values_; }
+
+private:
+    int rows_, cols_;
+    std::size_t nnz_;
+    const Offset *row_offsets_;
+    const int *column_indices_;
+    const V *values_;
+};
+
+// Checks the rules a CsrView's caller promises, on the device: row offsets from 0, non-decreasing,
+// to nnz, and column indices in [0, cols). Throws std::invalid_argument naming the first broken
+// rule. Waits for `stream` (it reads the verdict back): a check when the matrix is made, not on a
+// hot path. Instantiated for float and double values, int and std::int64_t offsets.
+template <class V, class Offset>
+void check_csr_on_device(const CsrView<V, Offset> &matrix, cudaStream_t stream = 0);
+
+// A CSR matrix in device memory, owned: copied from a host matrix that validate_csr accepts, so no
+// kernel can read outside it. It converts to a CsrView, what Spmv takes.
 template <class V, class Offset = int>
 class DeviceCsr {
 public:
@@ -70,6 +120,9 @@ public:
     const int *column_indices() const noexcept { return column_indices_.get(); }
     const V *values() const noexcept { return values_.get(); }
 
+    CsrView<V, Offset> view() const { return {rows_, cols_, nnz_, row_offsets(), column_indices(), values()}; }
+    operator CsrView<V, Offset>() const { return view(); }
+
 private:
     int rows_, cols_;
     std::size_t nnz_;
@@ -81,8 +134,14 @@ private:
 // One matrix, one algorithm: holds what is made once per matrix (the merge path's tile corners, for
 // the block size current when the Spmv is made; the cuSPARSE handle, descriptors and buffer; for
 // Auto and a VectorCsr without lanes, the row-length statistics, from a copy of the row offsets to
-// the host: O(rows), once), so that each multiplication is only its launches. The matrix must
-// outlive it.
+// the host: O(rows), once), so that each multiplication is only its launches. The matrix (a
+// DeviceCsr, or the arrays under a CsrView) must outlive it.
+//
+// What it caches of the matrix: what the row offsets give (the algorithm Auto picks, the lanes,
+// the merge path's corners). The values and column indices are read anew by every call of Flat,
+// MergePath and VectorCsr: values changed in place between calls are used, no update needed. New
+// row offsets need a new Spmv. The cuSPARSE algorithms keep cuSPARSE's own preprocessing (ALG2)
+// and, with 64-bit offsets, a copy of the column indices: a new Spmv after changing either.
 //
 // Streams and graphs: Flat and MergePath keep each call's state in that call's temporary storage,
 // and VectorCsr needs none, so one Spmv may be called on several streams at once, from several host
@@ -92,12 +151,12 @@ template <class V, class Offset = int>
 class Spmv {
 public:
     // Auto: VectorCsr or MergePath, by plan_spmv on the matrix's row lengths.
-    explicit Spmv(const DeviceCsr<V, Offset> &matrix);
+    explicit Spmv(CsrView<V, Offset> matrix);
     // That algorithm (Auto: as above; VectorCsr: lanes from the mean row length).
-    Spmv(const DeviceCsr<V, Offset> &matrix, SpmvAlgorithm algorithm);
+    Spmv(CsrView<V, Offset> matrix, SpmvAlgorithm algorithm);
     // That plan: lanes_per_row 0, or for VectorCsr a power of two in [2, 32] (else
     // std::invalid_argument); a plan of 0 lanes is the same as its algorithm alone.
-    Spmv(const DeviceCsr<V, Offset> &matrix, SpmvPlan plan);
+    Spmv(CsrView<V, Offset> matrix, SpmvPlan plan);
     ~Spmv();
     Spmv(const Spmv &) = delete;
     Spmv &operator=(const Spmv &) = delete;
@@ -121,7 +180,7 @@ public:
 private:
     struct Cusparse;
     void multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) const;
-    const DeviceCsr<V, Offset> &matrix_;
+    CsrView<V, Offset> matrix_;
     SpmvPlan plan_;  // resolved: no Auto, and VectorCsr with its lanes
     std::size_t temp_bytes_ = 0;
     // Merge path: where each tile's share of the path starts, found once for the matrix, and the

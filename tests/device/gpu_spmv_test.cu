@@ -393,6 +393,102 @@ TEST_F(Spmv, InvalidCsrIsRejectedBeforeAnyKernel) {
     EXPECT_THROW(multiply(1.0f, nullptr, 0.0f, y.get()), std::invalid_argument);
 }
 
+// ---- views over the caller's device arrays ----
+
+// The caller's own arrays (cudaMalloc'ed by the test, no DeviceCsr): every plan through a CsrView
+// gives what the host reference does, and values changed in place are used by the next call of
+// the same Spmv (the plan caches only what the row offsets give).
+template <class V, class Offset>
+void checkView(const SC::CsrMatrix<V, Offset> &host) {
+    auto offsets = DeviceBuffer<Offset>::from_host(host.row_offsets.data(), host.row_offsets.size());
+    auto columns = DeviceBuffer<int>::from_host(host.column_indices.data(), host.nnz());
+    auto values = DeviceBuffer<V>::from_host(host.values.data(), host.nnz());
+    const SC::CsrView<V, Offset> view(host.rows, host.cols, host.nnz(), offsets.get(), columns.get(), values.get());
+    SC::check_csr_on_device(view);
+    const std::vector<V> x = randomVector<V>(host.cols, freshSeed());
+    auto d_x = DeviceBuffer<V>::from_host(x.data(), x.size());
+    DeviceBuffer<V> d_y(host.rows);
+    std::vector<V> got(host.rows), y_old(host.rows);
+    std::vector<double> expected, size;
+    for (const SpmvPlan &plan : ours()) {
+        SCOPED_TRACE(describe(plan));
+        SC::CsrMatrix<V, Offset> changed = host;
+        const SC::Spmv<V, Offset> multiply(view, plan);
+        for (const bool update : {false, true}) {
+            if (update) {  // new values in the caller's array, the same structure
+                changed.values = randomVector<V>(host.nnz(), freshSeed());
+                SC_CUDA_CHECK(cudaMemcpy(values.get(), changed.values.data(), values.bytes(), cudaMemcpyHostToDevice));
+            }
+            d_y.fill_bytes(0xFF);
+            multiply(V(1), d_x.get(), V(0), d_y.get());
+            d_y.copy_to_host(got.data(), got.size());
+            reference(changed, x, 1.0, 0.0, y_old, expected, size);
+            ASSERT_TRUE(close(got, expected, size)) << (update ? "after new values" : "first call");
+        }
+        SC_CUDA_CHECK(cudaMemcpy(values.get(), host.values.data(), values.bytes(), cudaMemcpyHostToDevice));
+    }
+}
+
+TEST_F(Spmv, ViewsOverTheCallersArrays) {
+    for (const SC::CsrMatrix<double> &m : thinShapes()) {
+        checkView(m);
+        checkView(SC::convert_values<float>(m));
+        checkView(SC::widen_offsets(m));
+    }
+    checkView(SC::convert_values<float>(withRowLengths({0, 1, 2, 33, 0, 700, 5}, 900, freshSeed())));
+    // A DeviceCsr is a view too.
+    const SC::CsrMatrix<float> m = SC::convert_values<float>(withRowLengths({3, 0, 4}, 5, freshSeed()));
+    const SC::DeviceCsr<float> owned(m);
+    const SC::CsrView<float> view = owned;
+    EXPECT_EQ(view.row_offsets(), owned.row_offsets());
+    EXPECT_EQ(view.nnz(), owned.nnz());
+}
+
+// What a view checks when it is made (sizes, null pointers), without reading device memory.
+TEST(SpmvView, RefusesWhatIsCheapToCheck) {
+    const int *none = nullptr;
+    int word = 0;
+    const float value = 1;
+    EXPECT_THROW(SC::CsrView<float>(-1, 2, 0, &word, none, nullptr), std::invalid_argument);
+    EXPECT_THROW(SC::CsrView<float>(2, -1, 0, &word, none, nullptr), std::invalid_argument);
+    EXPECT_THROW(SC::CsrView<float>(2, 2, 0, nullptr, none, nullptr), std::invalid_argument);
+    EXPECT_THROW(SC::CsrView<float>(2, 2, 3, &word, nullptr, &value), std::invalid_argument);
+    EXPECT_THROW(SC::CsrView<float>(2, 2, 3, &word, &word, nullptr), std::invalid_argument);
+    EXPECT_THROW(SC::CsrView<float>(0, 2, 3, nullptr, &word, &value), std::invalid_argument);
+    EXPECT_THROW(SC::CsrView<float>(1, 1, std::size_t(1) << 31, &word, &word, &value), std::invalid_argument);
+    EXPECT_NO_THROW(SC::CsrView<float>(0, 0, 0, nullptr, nullptr, nullptr));
+    const std::int64_t wide = 0;
+    EXPECT_NO_THROW((SC::CsrView<float, std::int64_t>(1, 1, std::size_t(1) << 31, &wide, &word, &value)));
+}
+
+// check_csr_on_device names each broken rule, as validate_csr does on the host.
+TEST_F(Spmv, CheckOnDeviceNamesEachBrokenRule) {
+    struct Case {
+        std::vector<int> offsets, columns;
+        const char *rule;
+    };
+    const Case cases[] = {
+        {{1, 1, 2}, {0, 1}, "first row offset not 0"},
+        {{0, 2, 1}, {0, 1}, "row offsets decreasing"},
+        {{0, 1, 3}, {0, 1}, "last row offset not equal"},
+        {{0, 1, 2}, {0, 2}, "column index outside"},
+        {{0, 1, 2}, {-1, 0}, "column index outside"},
+    };
+    const std::vector<float> values = {1, 2};
+    auto d_values = DeviceBuffer<float>::from_host(values.data(), values.size());
+    for (const Case &c : cases) {
+        auto offsets = DeviceBuffer<int>::from_host(c.offsets.data(), c.offsets.size());
+        auto columns = DeviceBuffer<int>::from_host(c.columns.data(), c.columns.size());
+        const SC::CsrView<float> view(2, 2, 2, offsets.get(), columns.get(), d_values.get());
+        try {
+            SC::check_csr_on_device(view);
+            ADD_FAILURE() << "accepted: " << c.rule;
+        } catch (const std::invalid_argument &e) {
+            EXPECT_NE(std::string(e.what()).find(c.rule), std::string::npos) << e.what();
+        }
+    }
+}
+
 // ---- large matrices (left out of sanitizer runs); sc_bench times them ----
 
 TEST(GpuLarge, SpmvPoisson2d2048) {
