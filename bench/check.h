@@ -18,7 +18,7 @@
 
 namespace bench {
 
-// The byte of poisoned outputs, as in the by-key, merge, radix and segmented parts. 0xA5A5A5A5 as
+// The byte of every part's poisoned outputs (timing.h's poison). 0xA5A5A5A5 as
 // int is negative: no count, sum or maximum of the benchmarks' inputs. As float or double it is a
 // tiny negative number, which the relative comparison (agrees) rejects where 0 is expected.
 constexpr int kPoisonByte = 0xA5;

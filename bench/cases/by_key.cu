@@ -33,7 +33,6 @@ namespace {
 using StreamCompaction::DeviceBuffer;
 
 using namespace by_key_inputs;
-constexpr int kPoisonByte = 0xA5;
 
 // One size's inputs (every copy of the rotation) and outputs (copy 0 is where results are compared).
 struct ByKeyData {
@@ -90,8 +89,8 @@ void run_group(const Options &options, const Sink &sink, cudaStream_t stream, co
     }
     for (const Impl &impl : impls) {
         for (const Output &output : outputs)
-            SC_CUDA_CHECK(cudaMemsetAsync(output.data, kPoisonByte, output.elements(size.n) * sizeof(int), stream));
-        if (counted) SC_CUDA_CHECK(cudaMemsetAsync(data.count.get(), kPoisonByte, sizeof(std::size_t), stream));
+            poison(output.data, output.elements(size.n), stream);
+        if (counted) poison(data.count.get(), 1, stream);
         impl.run(0);
         bool ok = read_count() == reference_count;
         for (std::size_t k = 0; ok && k < outputs.size(); ++k) {

@@ -34,8 +34,6 @@ namespace {
 namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 
-constexpr int kPoisonByte = 0xA5;
-
 // Offsets of segments over exactly n items: uniform lengths in [0, 32], or Pareto lengths
 // floor(8 U^(-1/1.5)) - 8 (a third of them empty, mean about 16, a few of millions).
 std::vector<int> make_offsets(std::size_t n, bool power_law) {
@@ -86,7 +84,7 @@ void run_expand(const Options &options, const Sink &sink, const Size &size, bool
          [=](std::size_t at) { SC::load_balancing_search(n, d_offsets, segments, d_out + at, stream); }},
     };
     for (const Impl &impl : impls) {
-        SC_CUDA_CHECK(cudaMemsetAsync(d_out, kPoisonByte, n * sizeof(int), stream));
+        poison(d_out, n, stream);
         impl.run(0);
         // The search writes the segments: compare with Thrust's, left in d_segment by the anchor.
         const int *expected = std::string(impl.operation) == "interval_expand" ? reference.get() : d_segment;

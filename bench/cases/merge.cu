@@ -48,7 +48,6 @@ using namespace sorted_inputs;
 constexpr std::uint32_t kJoinASeed = 0x6a6f6e61u, kJoinBSeed = 0x6a6f6e62u;
 constexpr unsigned kJoinMeanRun = 4;
 constexpr int kJoinLog2 = 24;
-constexpr int kPoisonByte = 0xA5;
 
 // *total += the sum of hi[i] - lo[i].
 __global__ void sum_differences(const int *lo, const int *hi, std::size_t n, unsigned long long *total) {
@@ -94,7 +93,7 @@ void run_group(const Options &options, const Sink &sink, cudaStream_t stream, co
     }
     for (const Impl &impl : impls) {
         for (const auto &[data, elements] : outputs)
-            SC_CUDA_CHECK(cudaMemsetAsync(data, kPoisonByte, elements * sizeof(int), stream));
+            poison(data, elements, stream);
         impl.run(0);
         bool ok = true;
         for (std::size_t k = 0; ok && k < outputs.size(); ++k)
@@ -218,8 +217,8 @@ void run_join(const Options &options, const Sink &sink, int log2, cudaStream_t s
     const Size size{pairs, power_of_two(log2).label + " keys"};
     const std::string param = "mean run " + std::to_string(kJoinMeanRun);
     for (const auto &[name, run] : {std::make_pair("ours", join), std::make_pair("ours_with_size", sized_join)}) {
-        SC_CUDA_CHECK(cudaMemsetAsync(d_ia, kPoisonByte, pairs * sizeof(int), stream));
-        SC_CUDA_CHECK(cudaMemsetAsync(d_ib, kPoisonByte, pairs * sizeof(int), stream));
+        poison(d_ia, pairs, stream);
+        poison(d_ib, pairs, stream);
         run(0);
         SC_CUDA_CHECK(cudaMemsetAsync(counter.get(), 0, sizeof(unsigned long long), stream));
         check_pairs<<<fill_blocks(pairs), kFillThreads, 0, stream>>>(d_a, n, d_b, n, d_ia, d_ib, pairs, counter.get());

@@ -32,7 +32,6 @@ namespace {
 namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 
-constexpr int kPoisonByte = 0xA5;
 using namespace segmented_sort_inputs;
 
 void run_sizes(const Options &options, const Sink &sink, const Size &size, const std::string &sizes, cudaStream_t stream) {
@@ -89,8 +88,8 @@ void run_sizes(const Options &options, const Sink &sink, const Size &size, const
          }},
     };
     for (const Impl &impl : impls) {
-        SC_CUDA_CHECK(cudaMemsetAsync(d_keys_out, kPoisonByte, n * sizeof(int), stream));
-        SC_CUDA_CHECK(cudaMemsetAsync(d_values_out, kPoisonByte, n * sizeof(int), stream));
+        poison(d_keys_out, n, stream);
+        poison(d_values_out, n, stream);
         impl.run(0);
         if (impl.anchor) {  // the reference of the rows after it
             SC_CUDA_CHECK(cudaMemcpyAsync(reference_keys.get(), d_keys_out, n * sizeof(int), cudaMemcpyDeviceToDevice, stream));
