@@ -7,7 +7,9 @@
 #      build the library targets and none of the repository's tests, benchmark or harness;
 #   4. tests/consumers/default_arch, configured with no CUDA architectures (CMake's default): the
 #      package's config must warn that its libraries do not cover them;
-#   5. run every consumer program: exit 0 (passed) or 77 (no CUDA device: skipped) is success.
+#   5. tests/consumers/distributed: find_package(StreamCompaction COMPONENTS distributed), where the
+#      library was built with NCCL (else said so and left out);
+#   6. run every consumer program: exit 0 (passed) or 77 (no CUDA device: skipped) is success.
 # Environment: SC_CONSUMERS_DIR (work directory, default a fresh temporary one, removed at the
 # end), SC_JOBS (parallel jobs, default nproc), SC_CUDA_ARCHITECTURES (default 90).
 set -euo pipefail
@@ -18,7 +20,7 @@ arch=${SC_CUDA_ARCHITECTURES:-90}
 if [[ -n "${SC_CONSUMERS_DIR:-}" ]]; then
   work=$SC_CONSUMERS_DIR
   rm -rf "$work/lib" "$work/prefix" "$work/find_package" "$work/add_subdirectory" "$work/version_check" \
-    "$work/default_arch" "$work/default_arch.configure.log"
+    "$work/default_arch" "$work/default_arch.configure.log" "$work/distributed"
   mkdir -p "$work"
 else
   work=$(mktemp -d "${TMPDIR:-/tmp}/sc-consumers.XXXXXX")
@@ -113,10 +115,22 @@ if [[ "$arch" == 90 && "$consumer_arch" =~ ^[0-9]+$ && "$consumer_arch" -lt 90 ]
 fi
 cmake --build "$work/default_arch" -j "$jobs"
 
+declare -a programs=("$work/find_package/consumer" "$work/find_package/consumer_umbrella"
+                     "$work/add_subdirectory/consumer" "$work/default_arch/default_arch_consumer")
+if [[ -f "$config_dir/StreamCompactionDistributedTargets.cmake" ]]; then
+  step "distributed consumer (COMPONENTS distributed, NCCL)"
+  [[ -f "$config_dir/FindNCCL.cmake" ]] || fail "FindNCCL.cmake not installed beside the distributed targets"
+  cmake -S tests/consumers/distributed -B "$work/distributed" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$work/prefix"
+  cmake --build "$work/distributed" -j "$jobs"
+  programs+=("$work/distributed/distributed_consumer")
+else
+  echo "consumers: distributed: left out (the library was built without NCCL)"
+fi
+
 step "run the consumers"
 status=0
-for program in "$work/find_package/consumer" "$work/find_package/consumer_umbrella" "$work/add_subdirectory/consumer" \
-               "$work/default_arch/default_arch_consumer"; do
+for program in "${programs[@]}"; do
   rc=0
   "$program" || rc=$?
   case $rc in

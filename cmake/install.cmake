@@ -1,6 +1,7 @@
 # cmake --install: headers under include/stream_compaction, the library targets, and a package
 # config, so that find_package(StreamCompaction 0.10 CONFIG) gives StreamCompaction::core, ::io,
-# ::sparse, ::course and ::stream_compaction (tests/consumers/ builds against it: .ci/consumers.sh).
+# ::sparse, ::course, ::distributed_plans and ::stream_compaction, and, in a build with NCCL,
+# ::distributed (COMPONENTS distributed; tests/consumers/ builds against it: .ci/consumers.sh).
 #
 # A parent project that pulls this one in with add_subdirectory gets no install rules unless it
 # asks for them (-DSC_INSTALL=ON): its own install should not carry ours by surprise.
@@ -20,7 +21,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/stream_compaction/
 
 # The include directory comes with each target ($<INSTALL_INTERFACE:include> in
 # stream_compaction/CMakeLists.txt), so no INCLUDES DESTINATION here: it would only repeat it.
-install(TARGETS sc_core sc_io sc_sparse sc_course stream_compaction
+install(TARGETS sc_core sc_io sc_sparse sc_course sc_distributed stream_compaction
         EXPORT StreamCompactionTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -29,10 +30,22 @@ install(TARGETS sc_core sc_io sc_sparse sc_course stream_compaction
 set(sc_config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/StreamCompaction)
 install(EXPORT StreamCompactionTargets NAMESPACE StreamCompaction:: DESTINATION ${sc_config_dir})
 
+# The NCCL target in an export set of its own: it links NCCL::nccl, which the package config
+# defines (with FindNCCL.cmake, installed beside it) only when the consumer's machine has NCCL.
+if(TARGET sc_distributed_nccl)
+  install(TARGETS sc_distributed_nccl
+          EXPORT StreamCompactionDistributedTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT StreamCompactionDistributedTargets NAMESPACE StreamCompaction:: DESTINATION ${sc_config_dir})
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/FindNCCL.cmake DESTINATION ${sc_config_dir})
+endif()
+
 # What the config file reports about this build: the GPU code in the static libraries is compiled
 # for these architectures only (consumers' own .cu files are compiled for theirs).
 set(SC_PACKAGE_CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
 set(SC_PACKAGE_NVTX ${SC_NVTX})
+set(SC_PACKAGE_HAVE_NCCL ${SC_HAVE_NCCL})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/StreamCompactionConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/StreamCompactionConfig.cmake
                               INSTALL_DESTINATION ${sc_config_dir})
