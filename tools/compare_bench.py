@@ -6,13 +6,15 @@ copy) are listed apart: they ran the same code twice, so their spread is the noi
 comparison. A row is a library's by its anchor column or its name (bench/plot/anchors.py), so a
 baseline built before Thrust rows were marked as anchors is classified alike.
 
-usage: tools/compare_bench.py BASE.csv NEW.csv [--tolerance 0.03] [--only scan,compact,...]
+usage: tools/compare_bench.py BASE.csv NEW.csv [--tolerance 0.03] [--only scan,compact,...] [--min-n N]
        tools/compare_bench.py --merge RUN1.csv RUN2.csv ... > MERGED.csv
-Exit code 0 when every non-anchor row is within the tolerance, 1 otherwise. --merge writes one CSV
-whose median_ms is the mean of the runs' medians (runs of one build, interleaved with the other's,
-so that drift of the GPU's clocks over the call affects both builds alike), and whose
-ratio_to_anchor and fastest_library are recomputed on those means (the fastest library of each
-point, as bench/plot/anchors.py defines it)."""
+Exit code 0 when every non-anchor row (of n >= --min-n) is within the tolerance, 1 otherwise. A row
+outside it is marked "noise" when an anchor at the same point (operation, n, param) moved at least
+as far: the same code's spread between the two processes. --merge writes one CSV whose median_ms
+is the median of the runs' medians (the mean of two; runs of one build, interleaved with the
+other's, so that drift of the GPU's clocks over the call affects both builds alike), and whose
+ratio_to_anchor and fastest_library are recomputed on those (the fastest library of each point, as
+bench/plot/anchors.py defines it)."""
 import argparse
 import csv
 import os
@@ -42,8 +44,10 @@ def merge(paths):
         header.append('fastest_library')
     merged = []
     for key, row in runs[0].items():
-        medians = [float(r[key]['median_ms']) for r in runs if key in r]
-        merged.append(dict(row, median_ms=f'{sum(medians) / len(medians):.6f}'))
+        medians = sorted(float(r[key]['median_ms']) for r in runs if key in r)
+        middle = len(medians) // 2
+        median = medians[middle] if len(medians) % 2 else (medians[middle - 1] + medians[middle]) / 2
+        merged.append(dict(row, median_ms=f'{median:.6f}'))
     typed = anchors.annotate([dict(operation=r['operation'], implementation=r['implementation'], n=int(r['n']),
                                    param=r['param'], ms=float(r['median_ms']), anchor=r.get('anchor') == '1')
                               for r in merged])
@@ -65,12 +69,13 @@ def main():
     parser.add_argument('new')
     parser.add_argument('--tolerance', type=float, default=0.03)
     parser.add_argument('--only', default='', help='comma-separated operations (default: all)')
+    parser.add_argument('--min-n', type=int, default=0, help='compare only rows of n at least this')
     args = parser.parse_args()
     base, new = read(args.base), read(args.new)
     only = set(filter(None, args.only.split(',')))
     ours, libraries = [], []
     for key in sorted(set(base) & set(new), key=lambda k: (k[0], k[1], int(k[2]), k[3], k[4])):
-        if only and key[0] not in only:
+        if (only and key[0] not in only) or int(key[2]) < args.min_n:
             continue
         b, n = float(base[key]['median_ms']), float(new[key]['median_ms'])
         if b <= 0:
@@ -78,19 +83,29 @@ def main():
         library = anchors.is_library(key[1], base[key]['anchor'] == '1' or new[key]['anchor'] == '1')
         (libraries if library or key[0] == 'copy' else ours).append((key, b, n, n / b))
 
-    def table(title, entries):
+    # The anchors' largest move at each point: how far the same code moved between the processes.
+    drift = {}
+    for (op, _, size, param, _), _, _, r in libraries:
+        drift[(op, size, param)] = max(drift.get((op, size, param), 0.0), abs(r - 1))
+
+    def table(title, entries, mark_noise):
         print(f'== {title} ==')
         print(f"{'operation':<18}{'implementation':<16}{'n':>11} {'param':<22}{'base ms':>10}{'new ms':>10}{'new/base':>9}")
         for (op, impl, size, param, _), b, n, r in entries:
-            flag = '' if abs(r - 1) <= args.tolerance else '  <-- outside'
+            flag = ''
+            if abs(r - 1) > args.tolerance:
+                moved = drift.get((op, size, param))
+                noise = mark_noise and moved is not None and moved >= abs(r - 1)
+                flag = f'  <-- outside (noise: anchors moved {moved:.1%} here)' if noise else '  <-- outside'
             print(f'{op:<18}{impl:<16}{size:>11} {param[:21]:<22}{b:>10.4f}{n:>10.4f}{r:>9.3f}{flag}')
 
-    table('ours (new build vs baseline build)', ours)
-    table('anchors (same library code both times: the noise floor)', libraries)
+    table('ours (new build vs baseline build)', ours, True)
+    table('anchors (same library code both times: the noise floor)', libraries, False)
     outside = [e for e in ours if abs(e[3] - 1) > args.tolerance]
+    beyond_noise = [e for e in outside if drift.get((e[0][0], e[0][2], e[0][3]), -1.0) < abs(e[3] - 1)]
     noise = max((abs(e[3] - 1) for e in libraries), default=0.0)
-    print(f'\n{len(ours)} rows of ours compared, {len(outside)} outside +-{args.tolerance:.0%}; '
-          f'largest anchor drift {noise:.1%}')
+    print(f'\n{len(ours)} rows of ours compared, {len(outside)} outside +-{args.tolerance:.0%} '
+          f'({len(beyond_noise)} beyond their point\'s anchor drift); largest anchor drift {noise:.1%}')
     return 1 if outside else 0
 
 

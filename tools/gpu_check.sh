@@ -17,8 +17,9 @@
 #          with one line naming this GPU's sm_XY;
 #   compare: a no-regression check: the baseline source in BASE_DIR (default .bench_base, e.g.
 #          `git archive <commit> --prefix=.bench_base/ | tar -x`) and this tree built side by side,
-#          their sc_bench run one after the other (baseline, new, baseline, new; COMPARE_ARGS passed
-#          on), and tools/compare_bench.py on the medians of each build's two runs.
+#          their sc_bench run one after the other (baseline, new, baseline, new, ...: COMPARE_ROUNDS
+#          rounds, default 2; COMPARE_ARGS passed on), and tools/compare_bench.py on the median of
+#          each build's runs (rows of n >= COMPARE_MIN_N, when set).
 # Usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|compare|all]   (default all = tests,
 # arch, sanitize and bench; e.g. "$OUT" on the device machine)
 # The build directory (BUILD_DIR, default build-gpu) is reused, so a second call builds nothing.
@@ -81,14 +82,16 @@ if [ "$phase" = compare ]; then
         -DSC_BUILD_TESTS=OFF &&
         step "build baseline" "$logs/build.log" cmake --build "$build-base" --parallel --target sc_bench || exit 1
     args=${COMPARE_ARGS:---only scan --no-sweep}
-    for round in 1 2; do
-        step "bench baseline $round" "$logs/compare.log" "$build-base/bin/sc_bench" --csv "$logs/base$round.csv" $args
-        step "bench new $round" "$logs/compare.log" "$build/bin/sc_bench" --csv "$logs/new$round.csv" $args
+    rounds=${COMPARE_ROUNDS:-2}
+    for ((round = 1; round <= rounds; ++round)); do
+        step "bench baseline $round" "$logs/compare.log" "$build-base/bin/sc_bench" --csv "$logs/base$round.run" $args
+        step "bench new $round" "$logs/compare.log" "$build/bin/sc_bench" --csv "$logs/new$round.run" $args
     done
-    python3 tools/compare_bench.py --merge "$logs/base1.csv" "$logs/base2.csv" >"$logs/base.csv" &&
-        python3 tools/compare_bench.py --merge "$logs/new1.csv" "$logs/new2.csv" >"$logs/new.csv" &&
-        step compare "$logs/compare.txt" python3 tools/compare_bench.py "$logs/base.csv" "$logs/new.csv"
-    rm -f "$logs"/base[12].csv "$logs"/new[12].csv
+    python3 tools/compare_bench.py --merge "$logs"/base*.run >"$logs/base.csv" &&
+        python3 tools/compare_bench.py --merge "$logs"/new*.run >"$logs/new.csv" &&
+        step compare "$logs/compare.txt" python3 tools/compare_bench.py "$logs/base.csv" "$logs/new.csv" \
+            ${COMPARE_MIN_N:+--min-n $COMPARE_MIN_N}
+    rm -f "$logs"/base*.run "$logs"/new*.run
     echo; echo "== gpu_check summary =="; printf '%s\n' "${summary[@]}"; tail -1 "$logs/compare.txt"
     exit $status
 fi
