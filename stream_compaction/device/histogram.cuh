@@ -19,19 +19,25 @@
 // unsigned long long, std::size_t), overwritten, not added to; 32-bit ones wrap past 2^32 samples
 // in a bin. Samples: integers of at most 32 bits, float, double; any n (past 2^31 included). No
 // temporary storage; safe to capture in a CUDA graph (a memset and a kernel).
+// Samples come from a raw pointer, a thrust::device_ptr or any random-access iterator whose items
+// the device can read (Thrust's counting or transform iterators: a histogram of computed samples
+// with no array of them); the bounds are of the iterator's value type. Contiguous samples are read
+// 16 bytes at a time, others one at a time.
 // Errors: std::invalid_argument for null pointers (samples with n > 0, the histogram always),
 // num_bins <= 0, lower >= upper or bounds that are not finite, all before anything is enqueued;
 // cuda_error from CUDA.
 #include <stream_compaction/detail/histogram/dispatch.cuh>
+#include <stream_compaction/detail/util/input.cuh>
 #include <stream_compaction/support/nvtx.h>
 
 #include <cstddef>
 
 namespace StreamCompaction {
 
-template <class Sample, class Counter>
-void histogram_even(const Sample *d_samples, std::size_t n, Counter *d_histogram, int num_bins, Sample lower,
-                    Sample upper, cudaStream_t stream = 0) {
+template <class SampleInput, class Counter>
+void histogram_even(SampleInput d_samples, std::size_t n, Counter *d_histogram, int num_bins,
+                    detail::input_value_t<SampleInput> lower, detail::input_value_t<SampleInput> upper,
+                    cudaStream_t stream = 0) {
     SC_NVTX_RANGE("histogram_even");
     detail::histogram_even("histogram_even", d_samples, n, d_histogram, num_bins, lower, upper, stream);
 }

@@ -7,6 +7,10 @@
 // count must keep their poison.
 #include <gtest/gtest.h>
 
+#include <thrust/device_ptr.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
 #include <stream_compaction/cpu.h>
 #include <stream_compaction/device/by_key.cuh>
 #include <stream_compaction/device/histogram.cuh>
@@ -21,6 +25,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -584,6 +589,83 @@ TEST_F(GpuByKey, HistogramEvenFloatAgainstCpu) {
         ASSERT_TRUE(sameCounts(gpuHistogram<float, unsigned long long>(samples, 0, bins, -1.0f, 1.0f), expected))
             << bins << " bins";
     }
+}
+
+namespace {
+
+// A sample computed from its index: scattered over [-200, 800).
+struct ScatteredSample {
+    __host__ __device__ int operator()(int i) const { return static_cast<int>(i * 7919LL % 1000) - 200; }
+};
+
+// The histogram of n samples from `input` (an iterator), enqueued on `stream`, read back.
+template <class Input>
+std::vector<unsigned> iteratorHistogram(Input input, std::size_t n, int bins, int lower, int upper,
+                                        cudaStream_t stream = 0) {
+    SC::DeviceBuffer<unsigned> d_histogram(bins);
+    d_histogram.fill_bytes(kPoisonByte);
+    SC::histogram_even(input, n, d_histogram.get(), bins, lower, upper, stream);
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return download(d_histogram.get(), bins);
+}
+
+}  // namespace
+
+// Samples from iterators (issue #43): a counting and a transform iterator (samples computed, no
+// array of them: the portable path) and a thrust::device_ptr (contiguous: unwrapped to the
+// vectorized path), against the CPU on the same samples.
+TEST_F(GpuByKey, HistogramEvenOfIteratorInputs) {
+    for (const std::size_t n : {std::size_t{1}, std::size_t{1000}, (std::size_t{1} << 20) + 3})
+        for (const int bins : {7, 256, 20000}) {
+            SCOPED_TRACE("n = " + std::to_string(n) + ", " + std::to_string(bins) + " bins");
+            const int lower = -100, upper = 700;
+            std::vector<int> counted(n), scattered(n);
+            std::iota(counted.begin(), counted.end(), 0);
+            std::transform(counted.begin(), counted.end(), scattered.begin(), ScatteredSample{});
+            std::vector<unsigned> expected(bins);
+            SC::CPU::histogramEven(int(n), counted.data(), bins, lower, upper, expected.data());
+            const thrust::counting_iterator<int> indices(0);
+            ASSERT_TRUE(sameCounts(iteratorHistogram(indices, n, bins, lower, upper), expected)) << "counting";
+            SC::CPU::histogramEven(int(n), scattered.data(), bins, lower, upper, expected.data());
+            ASSERT_TRUE(sameCounts(iteratorHistogram(thrust::make_transform_iterator(indices, ScatteredSample{}), n,
+                                                     bins, lower, upper),
+                                   expected))
+                << "transform";
+            const auto d_scattered = SC::DeviceBuffer<int>::from_host(scattered.data(), n);
+            ASSERT_TRUE(sameCounts(iteratorHistogram(thrust::device_ptr<const int>(d_scattered.get()), n, bins, lower,
+                                                     upper),
+                                   expected))
+                << "device_ptr";
+        }
+}
+
+// An iterator's histogram captured in a CUDA graph and replayed: the same counts each time.
+TEST_F(GpuByKey, HistogramEvenOfAnIteratorReplaysInAGraph) {
+    const std::size_t n = (std::size_t{1} << 20) + 3;
+    const int bins = 300, lower = -200, upper = 800;
+    std::vector<int> scattered(n);
+    for (std::size_t i = 0; i < n; ++i) scattered[i] = ScatteredSample{}(static_cast<int>(i));
+    std::vector<unsigned> expected(bins);
+    SC::CPU::histogramEven(int(n), scattered.data(), bins, lower, upper, expected.data());
+    cudaStream_t stream;
+    SC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    SC::DeviceBuffer<unsigned> d_histogram(bins);
+    cudaGraph_t graph;
+    SC_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    SC::histogram_even(thrust::make_transform_iterator(thrust::counting_iterator<int>(0), ScatteredSample{}), n,
+                       d_histogram.get(), bins, lower, upper, stream);
+    SC_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec;
+    SC_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int replay = 0; replay < 2; ++replay) {
+        d_histogram.fill_bytes(kPoisonByte);
+        SC_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+        ASSERT_TRUE(sameCounts(download(d_histogram.get(), bins), expected)) << "replay " << replay;
+    }
+    SC_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    SC_CUDA_CHECK(cudaGraphDestroy(graph));
+    SC_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <stream_compaction/detail/histogram/even_bins.cuh>
 #include <stream_compaction/detail/histogram/kernels.cuh>
 #include <stream_compaction/detail/host/launch.cuh>
+#include <stream_compaction/detail/util/input.cuh>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
 
@@ -43,16 +44,20 @@ inline unsigned histogram_blocks(std::size_t resident, std::size_t n, std::size_
     return static_cast<unsigned>(std::max({std::min(resident, needed), least, std::size_t{1}}));
 }
 
-template <class Sample, class Counter>
-void histogram_even(const char *name, const Sample *d_samples, std::size_t n, Counter *d_histogram, int num_bins,
+template <class SampleInput, class Counter, class Sample = input_value_t<SampleInput>>
+void histogram_even(const char *name, SampleInput d_samples, std::size_t n, Counter *d_histogram, int num_bins,
                     Sample lower, Sample upper, cudaStream_t stream) {
-    require_device_pointers(name, n, d_samples, d_histogram);
+    const auto samples = unwrap_input(d_samples);
+    using Samples = decltype(samples);
+    constexpr bool contiguous = std::is_pointer_v<Samples>;
+    if constexpr (contiguous) require_device_pointers(name, n, samples, d_histogram);
     check_histogram_range(name, num_bins, lower, upper);
     if (d_histogram == nullptr) throw std::invalid_argument(std::string(name) + ": null histogram");
     using Bins = EvenBins<Sample>;
     const Bins bins = Bins::make(lower, upper, static_cast<unsigned>(num_bins));
     const bool shared = static_cast<std::size_t>(num_bins) <= kHistogramSharedBins;
-    const auto kernel = shared ? histogram_shared_kernel<Sample, Bins, Counter> : histogram_global_kernel<Sample, Bins, Counter>;
+    const auto kernel =
+        shared ? histogram_shared_kernel<Samples, Bins, Counter> : histogram_global_kernel<Samples, Bins, Counter>;
     const std::size_t shared_bytes = shared ? num_bins * sizeof(unsigned) : 0;
     // Checked (resident_grid prepares the launch) before the output is zeroed: a configuration the
     // GPU cannot run is refused with nothing enqueued.
@@ -61,9 +66,9 @@ void histogram_even(const char *name, const Sample *d_samples, std::size_t n, Co
     SC_CUDA_CHECK(cudaMemsetAsync(d_histogram, 0, num_bins * sizeof(Counter), stream));
     if (n == 0) return;
     const std::size_t samples_per_step =
-        static_cast<std::size_t>(kHistogramThreads) * vector_items<Sample>() * kHistogramVectorsInFlight;
+        kHistogramThreads * static_cast<std::size_t>(contiguous ? vector_items<Sample>() : 1) * kHistogramVectorsInFlight;
     const unsigned blocks = histogram_blocks(resident, n, samples_per_step);
-    launch(kernel, name, blocks, kHistogramThreads, shared_bytes, stream, d_samples, n, bins, d_histogram);
+    launch(kernel, name, blocks, kHistogramThreads, shared_bytes, stream, samples, n, bins, d_histogram);
 }
 
 }  // namespace detail

@@ -52,6 +52,15 @@ __device__ __forceinline__ void for_grid_samples(const Sample *samples, std::siz
     }
 }
 
+// The same for samples that are not contiguous in memory (an iterator's): one at a time,
+// grid-strided.
+template <class Samples, class F>
+__device__ __forceinline__ void for_grid_samples(Samples samples, std::size_t n, F f) {
+    const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += threads)
+        f(samples[i]);
+}
+
 // The block's private bins: the launch's dynamic shared memory, one 32-bit count per bin. A block
 // counts at most 2^32 - 1 samples (the dispatch sizes the grid so).
 __device__ __forceinline__ unsigned *block_bins() {
@@ -59,13 +68,14 @@ __device__ __forceinline__ unsigned *block_bins() {
     return reinterpret_cast<unsigned *>(histogram_raw);
 }
 
-template <class Sample, class Bins, class Counter>
-__global__ void __launch_bounds__(kHistogramThreads) histogram_shared_kernel(const Sample *samples, std::size_t n,
+// Samples: a pointer to the samples, or an iterator over them.
+template <class Samples, class Bins, class Counter>
+__global__ void __launch_bounds__(kHistogramThreads) histogram_shared_kernel(Samples samples, std::size_t n,
                                                                             Bins bins, Counter *histogram) {
     unsigned *counts = block_bins();
     for (unsigned b = threadIdx.x; b < bins.bins; b += blockDim.x) counts[b] = 0;
     __syncthreads();
-    for_grid_samples(samples, n, [&](const Sample &x) {
+    for_grid_samples(samples, n, [&](const auto &x) {
         unsigned bin;
         if (bins.bin_of(x, bin)) atomicAdd(&counts[bin], 1u);
     });
@@ -74,10 +84,10 @@ __global__ void __launch_bounds__(kHistogramThreads) histogram_shared_kernel(con
         if (counts[b] != 0) add_to_counter(&histogram[b], counts[b]);
 }
 
-template <class Sample, class Bins, class Counter>
-__global__ void __launch_bounds__(kHistogramThreads) histogram_global_kernel(const Sample *samples, std::size_t n,
+template <class Samples, class Bins, class Counter>
+__global__ void __launch_bounds__(kHistogramThreads) histogram_global_kernel(Samples samples, std::size_t n,
                                                                             Bins bins, Counter *histogram) {
-    for_grid_samples(samples, n, [&](const Sample &x) {
+    for_grid_samples(samples, n, [&](const auto &x) {
         unsigned bin;
         if (bins.bin_of(x, bin)) add_to_counter(&histogram[bin], 1u);
     });
