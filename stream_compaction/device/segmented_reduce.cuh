@@ -27,6 +27,7 @@
 #include <stream_compaction/detail/segmented_reduce/dispatch.cuh>
 #include <stream_compaction/device/by_key.cuh>
 #include <stream_compaction/detail/segmented_scan/kernels.cuh>
+#include <stream_compaction/detail/util/input.cuh>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
@@ -36,6 +37,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace StreamCompaction {
 
@@ -75,20 +77,32 @@ std::size_t segmented_reduce_temp_bytes(std::size_t n, std::size_t segments) {
 
 // d_out[s] = the values of segment s combined in order, `identity` for an empty segment (op(identity,
 // x) must be x). n must equal offsets[segments]. One launch, on the engine `algorithm` picks (above).
-template <class V, class Offset, class Op>
-void segmented_reduce(const V *d_values, std::size_t n, const Offset *d_offsets, std::size_t segments, V *d_out,
+// The values come from a pointer, a thrust::device_ptr, or any random-access iterator the device can
+// read (Thrust's counting or transform iterators: values computed on the fly, converted to V); values
+// that are not V's in an array always take the merge-path engine, an item at a time.
+template <class ValuesInput, class V, class Offset, class Op>
+void segmented_reduce(ValuesInput d_values, std::size_t n, const Offset *d_offsets, std::size_t segments, V *d_out,
                       Op op, V identity, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0,
                       SegmentedReduceAlgorithm algorithm = SegmentedReduceAlgorithm::Auto) {
     SC_NVTX_RANGE("segmented_reduce");
     const char *name = "segmented_reduce";
-    require_device_pointers(name, n, d_values, d_offsets);
+    const auto values = detail::unwrap_input(d_values);
+    using Values = decltype(values);
+    // Item tiles read V's straight from memory: values that are V's in an array.
+    constexpr bool array_of_v =
+        std::is_pointer_v<Values> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<Values>>, V>;
+    if constexpr (std::is_pointer_v<Values>) require_device_pointers(name, n, values, d_offsets);
+    else require_device_pointers(name, n, d_offsets, d_out);  // values: a segment each, and its result
     require_device_pointers(name, segments, d_offsets, d_out);
-    if (segmented_reduce_engine(n, segments, algorithm) == SegmentedReduceAlgorithm::ItemTiles)
-        detail::item_tile_reduce(name, d_values, n, d_offsets, segments, d_out, op, identity, d_temp, temp_bytes,
-                                 stream);
-    else
-        detail::merge_path_reduce(name, d_offsets, segments, n, detail::ArrayLoad<V>{d_values},
-                                  detail::ArrayStore<V>{d_out}, op, identity, d_temp, temp_bytes, stream);
+    if constexpr (array_of_v) {
+        if (segmented_reduce_engine(n, segments, algorithm) == SegmentedReduceAlgorithm::ItemTiles) {
+            detail::item_tile_reduce(name, values, n, d_offsets, segments, d_out, op, identity, d_temp, temp_bytes,
+                                     stream);
+            return;
+        }
+    }
+    detail::merge_path_reduce(name, d_offsets, segments, n, detail::InputLoad<decltype(values), V>{values},
+                              detail::ArrayStore<V>{d_out}, op, identity, d_temp, temp_bytes, stream);
 }
 
 namespace detail {

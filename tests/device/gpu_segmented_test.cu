@@ -4,6 +4,10 @@
 // boundaries at several block sizes, bad arguments.
 #include <gtest/gtest.h>
 
+#include <thrust/device_ptr.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
 #include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/segmented.h>
 #include <stream_compaction/device/segmented_reduce.cuh>
@@ -302,6 +306,100 @@ TEST(SegmentedReduceEngine, AutoTakesItemTilesFromTheMeanLength) {
     EXPECT_EQ(SC::segmented_reduce_engine(long_enough, segments, SegmentedReduceAlgorithm::MergePath),
               SegmentedReduceAlgorithm::MergePath);
     EXPECT_STREQ(SC::segmented_reduce_algorithm_name(SegmentedReduceAlgorithm::ItemTiles), "item-tiles");
+}
+
+namespace {
+
+// A value computed from its index: small, of both signs.
+struct ComputedValue {
+    __host__ __device__ long long operator()(long long i) const { return i * 2654435761LL % 2001 - 1000; }
+};
+
+// The segmented sums of n values read through `input` (an iterator), on the engine asked for.
+template <class V, class Input>
+std::vector<V> iteratorSegmentedSums(Input input, std::size_t n, const std::vector<int> &offsets,
+                                     SC::SegmentedReduceAlgorithm algorithm, cudaStream_t stream = 0) {
+    const std::size_t segments = offsets.size() - 1;
+    DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(offsets.data(), offsets.size());
+    DeviceBuffer<V> d_out(segments);
+    d_out.fill_bytes(kPoisonByte);
+    DeviceBuffer<char> temp(SC::segmented_reduce_temp_bytes<V>(n, segments));
+    temp.fill_bytes(kPoisonByte);
+    SC::segmented_reduce(input, n, d_offsets.get(), segments, d_out.get(), SC::Sum{}, V(0), temp.get(), temp.bytes(),
+                         stream, algorithm);
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<V> result(segments);
+    d_out.copy_to_host(result.data(), segments);
+    return result;
+}
+
+}  // namespace
+
+// Values from iterators (issue #43): a counting and a transform iterator (values computed, no array
+// of them: the merge-path engine, whatever engine is asked for) and a thrust::device_ptr
+// (contiguous: the engine asked for), against the CPU. 64-bit sums of the values: exact.
+TEST_F(Segmented, ReduceOfIteratorInputs) {
+    for (const std::size_t n : {std::size_t{1}, std::size_t{1000}, (std::size_t{1} << 20) + 3})
+        for (const double mean : {4.0, 5000.0}) {
+            const Segments segments = randomSegments(n, mean, freshSeed());
+            std::vector<long long> counted(n), computed(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                counted[i] = static_cast<long long>(i);
+                computed[i] = ComputedValue{}(static_cast<long long>(i));
+            }
+            const auto expect = [&](const std::vector<long long> &values) {
+                std::vector<long long> sums(segments.count());
+                for (std::size_t k = 0; k < segments.count(); ++k)
+                    for (int i = segments.offsets[k]; i < segments.offsets[k + 1]; ++i) sums[k] += values[i];
+                return sums;
+            };
+            const thrust::counting_iterator<long long> indices(0);
+            const auto d_computed = DeviceBuffer<long long>::from_host(computed.data(), n);
+            for (const SC::SegmentedReduceAlgorithm engine : kReduceEngines) {
+                SCOPED_TRACE("n = " + std::to_string(n) + ", mean " + std::to_string(mean) + ", " +
+                             SC::segmented_reduce_algorithm_name(engine));
+                ASSERT_EQ(iteratorSegmentedSums<long long>(indices, n, segments.offsets, engine), expect(counted));
+                ASSERT_EQ(iteratorSegmentedSums<long long>(thrust::make_transform_iterator(indices, ComputedValue{}), n,
+                                                           segments.offsets, engine),
+                          expect(computed));
+                ASSERT_EQ(iteratorSegmentedSums<long long>(thrust::device_ptr<const long long>(d_computed.get()), n,
+                                                           segments.offsets, engine),
+                          expect(computed));
+            }
+        }
+}
+
+// An iterator's segmented reduce captured in a CUDA graph and replayed: the same sums each time.
+TEST_F(Segmented, ReduceOfAnIteratorReplaysInAGraph) {
+    const std::size_t n = (std::size_t{1} << 20) + 3;
+    const Segments segments = randomSegments(n, 64, freshSeed());
+    std::vector<long long> expected(segments.count());
+    for (std::size_t k = 0; k < segments.count(); ++k)
+        for (int i = segments.offsets[k]; i < segments.offsets[k + 1]; ++i) expected[k] += ComputedValue{}(i);
+    cudaStream_t stream;
+    SC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(segments.offsets.data(), segments.offsets.size());
+    DeviceBuffer<long long> d_out(segments.count());
+    DeviceBuffer<char> temp(SC::segmented_reduce_temp_bytes<long long>(n, segments.count()));
+    const auto values = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), ComputedValue{});
+    cudaGraph_t graph;
+    SC_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    SC::segmented_reduce(values, n, d_offsets.get(), segments.count(), d_out.get(), SC::Sum{}, 0LL, temp.get(),
+                         temp.bytes(), stream);
+    SC_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec;
+    SC_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int replay = 0; replay < 2; ++replay) {
+        d_out.fill_bytes(kPoisonByte);
+        SC_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+        std::vector<long long> got(segments.count());
+        d_out.copy_to_host(got.data(), got.size());
+        ASSERT_EQ(got, expected) << "replay " << replay;
+    }
+    SC_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    SC_CUDA_CHECK(cudaGraphDestroy(graph));
+    SC_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
 TEST_F(Segmented, TheIssuesExample) {

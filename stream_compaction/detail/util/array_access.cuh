@@ -1,6 +1,6 @@
 #pragma once
 // The plainest load and store functors of the transforms that take them (segmented reduce, the
-// load-balancing search's per-segment values): element i of an array.
+// load-balancing search's per-segment values): element i of an array, or of any input.
 
 namespace StreamCompaction {
 namespace detail {
@@ -9,6 +9,13 @@ template <class V>
 struct ArrayLoad {
     const V *values;
     __device__ V operator()(long long i) const { return values[i]; }
+};
+
+// Item i of any random-access input (a pointer or an iterator the device can read), as a V.
+template <class Input, class V>
+struct InputLoad {
+    Input input;
+    __device__ V operator()(long long i) const { return static_cast<V>(input[i]); }
 };
 
 template <class V>
