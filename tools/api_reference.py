@@ -115,7 +115,7 @@ def page(header):
         problems.append(f'{name}: no opening comment')
     if not declarations:
         problems.append(f'{name}: no public declaration in namespace StreamCompaction')
-    text = [f'# `<{name.replace("stream_compaction/", "stream_compaction/", 1)}>`', '', intro, '',
+    text = [f'# `<{name}>`', '', intro, '',
             '## Declarations', '']
     for comment, signature in declarations:
         text += ['```cpp', signature, '```', '']

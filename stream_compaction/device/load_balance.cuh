@@ -117,9 +117,9 @@ void interval_expand(std::size_t n_items, const Offset *d_offsets, std::size_t s
     require_device_pointers("interval_expand", n_items, d_offsets, d_out);
     require_device_pointers("interval_expand", n_items, d_values, d_out);
     static_assert(sizeof(T) <= 16, "interval_expand: values of 16 bytes at most");
+    using Load = detail::InputLoad<const T *, T>;
     detail::launch_transform_lbs("interval_expand", n_items, d_offsets, segments,
-                                 detail::SegmentValues<T, detail::ArrayLoad<T>>{detail::ArrayLoad<T>{d_values}},
-                                 detail::WriteValue<T>{d_out}, stream);
+                                 detail::SegmentValues<T, Load>{Load{d_values}}, detail::WriteValue<T>{d_out}, stream);
 }
 
 namespace detail {

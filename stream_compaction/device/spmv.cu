@@ -281,7 +281,10 @@ void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_
                                           AxpbyStore<V>{d_y, alpha, beta}, Sum{}, V(0), d_temp, temp_bytes, stream);
         return;
     case SpmvAlgorithm::VectorCsr:
-        detail::vector_csr_spmv(a.row_offsets(), a.rows(), detail::VectorCsrArgs<V>{a.column_indices(), a.values(), d_x},
+        detail::vector_csr_spmv(a.row_offsets(), a.rows(),
+                                detail::VectorCsrArgs<V>{a.column_indices(), a.values(), d_x,
+                                                         detail::aligned16(a.column_indices()) &&
+                                                             detail::aligned16(a.values())},
                                 plan_.lanes_per_row, alpha, beta, d_y, stream);
         return;
     default: multiply_cusparse(alpha, d_x, beta, d_y, stream); return;

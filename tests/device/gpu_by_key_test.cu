@@ -647,25 +647,18 @@ TEST_F(GpuByKey, HistogramEvenOfAnIteratorReplaysInAGraph) {
     for (std::size_t i = 0; i < n; ++i) scattered[i] = ScatteredSample{}(static_cast<int>(i));
     std::vector<unsigned> expected(bins);
     SC::CPU::histogramEven(int(n), scattered.data(), bins, lower, upper, expected.data());
-    cudaStream_t stream;
-    SC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const Stream stream;
     SC::DeviceBuffer<unsigned> d_histogram(bins);
-    cudaGraph_t graph;
-    SC_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    SC::histogram_even(thrust::make_transform_iterator(thrust::counting_iterator<int>(0), ScatteredSample{}), n,
-                       d_histogram.get(), bins, lower, upper, stream);
-    SC_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-    cudaGraphExec_t exec;
-    SC_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    const GraphExec graph = captureGraph(stream, [&](cudaStream_t s) {
+        SC::histogram_even(thrust::make_transform_iterator(thrust::counting_iterator<int>(0), ScatteredSample{}), n,
+                           d_histogram.get(), bins, lower, upper, s);
+    });
     for (int replay = 0; replay < 2; ++replay) {
         d_histogram.fill_bytes(kPoisonByte);
-        SC_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        graph.launch(stream);
         SC_CUDA_CHECK(cudaStreamSynchronize(stream));
         ASSERT_TRUE(sameCounts(download(d_histogram.get(), bins), expected)) << "replay " << replay;
     }
-    SC_CUDA_CHECK(cudaGraphExecDestroy(exec));
-    SC_CUDA_CHECK(cudaGraphDestroy(graph));
-    SC_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
 namespace {

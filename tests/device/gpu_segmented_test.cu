@@ -15,6 +15,7 @@
 #include <stream_compaction/tuning/block_sizes.h>
 
 #include "gpu_test_util.h"
+#include "robustness_util.h"
 
 #include <algorithm>
 #include <climits>
@@ -376,30 +377,23 @@ TEST_F(Segmented, ReduceOfAnIteratorReplaysInAGraph) {
     std::vector<long long> expected(segments.count());
     for (std::size_t k = 0; k < segments.count(); ++k)
         for (int i = segments.offsets[k]; i < segments.offsets[k + 1]; ++i) expected[k] += ComputedValue{}(i);
-    cudaStream_t stream;
-    SC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const robustness::Stream stream;
     DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(segments.offsets.data(), segments.offsets.size());
     DeviceBuffer<long long> d_out(segments.count());
     DeviceBuffer<char> temp(SC::segmented_reduce_temp_bytes<long long>(n, segments.count()));
     const auto values = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), ComputedValue{});
-    cudaGraph_t graph;
-    SC_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    SC::segmented_reduce(values, n, d_offsets.get(), segments.count(), d_out.get(), SC::Sum{}, 0LL, temp.get(),
-                         temp.bytes(), stream);
-    SC_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-    cudaGraphExec_t exec;
-    SC_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    const robustness::GraphExec graph = robustness::captureGraph(stream, [&](cudaStream_t s) {
+        SC::segmented_reduce(values, n, d_offsets.get(), segments.count(), d_out.get(), SC::Sum{}, 0LL, temp.get(),
+                             temp.bytes(), s);
+    });
     for (int replay = 0; replay < 2; ++replay) {
         d_out.fill_bytes(kPoisonByte);
-        SC_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        graph.launch(stream);
         SC_CUDA_CHECK(cudaStreamSynchronize(stream));
         std::vector<long long> got(segments.count());
         d_out.copy_to_host(got.data(), got.size());
         ASSERT_EQ(got, expected) << "replay " << replay;
     }
-    SC_CUDA_CHECK(cudaGraphExecDestroy(exec));
-    SC_CUDA_CHECK(cudaGraphDestroy(graph));
-    SC_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
 TEST_F(Segmented, TheIssuesExample) {

@@ -398,12 +398,20 @@ TEST_F(Spmv, InvalidCsrIsRejectedBeforeAnyKernel) {
 // The caller's own arrays (cudaMalloc'ed by the test, no DeviceCsr): every plan through a CsrView
 // gives what the host reference does, and values changed in place are used by the next call of
 // the same Spmv (the plan caches only what the row offsets give).
+// `shift` elements into the caller's column and value arrays: a view need not start 16-byte
+// aligned (vector-CSR then reads long rows element by element).
 template <class V, class Offset>
-void checkView(const SC::CsrMatrix<V, Offset> &host) {
+void checkView(const SC::CsrMatrix<V, Offset> &host, std::size_t shift = 0) {
     auto offsets = DeviceBuffer<Offset>::from_host(host.row_offsets.data(), host.row_offsets.size());
-    auto columns = DeviceBuffer<int>::from_host(host.column_indices.data(), host.nnz());
-    auto values = DeviceBuffer<V>::from_host(host.values.data(), host.nnz());
-    const SC::CsrView<V, Offset> view(host.rows, host.cols, host.nnz(), offsets.get(), columns.get(), values.get());
+    std::vector<int> shifted_columns(shift, 0);
+    shifted_columns.insert(shifted_columns.end(), host.column_indices.begin(), host.column_indices.end());
+    std::vector<V> shifted_values(shift, V(0));
+    shifted_values.insert(shifted_values.end(), host.values.begin(), host.values.end());
+    auto column_buffer = DeviceBuffer<int>::from_host(shifted_columns.data(), shifted_columns.size());
+    auto value_buffer = DeviceBuffer<V>::from_host(shifted_values.data(), shifted_values.size());
+    int *const columns = column_buffer.get() + shift;
+    V *const values = value_buffer.get() + shift;
+    const SC::CsrView<V, Offset> view(host.rows, host.cols, host.nnz(), offsets.get(), columns, values);
     SC::check_csr_on_device(view);
     const std::vector<V> x = randomVector<V>(host.cols, freshSeed());
     auto d_x = DeviceBuffer<V>::from_host(x.data(), x.size());
@@ -417,7 +425,7 @@ void checkView(const SC::CsrMatrix<V, Offset> &host) {
         for (const bool update : {false, true}) {
             if (update) {  // new values in the caller's array, the same structure
                 changed.values = randomVector<V>(host.nnz(), freshSeed());
-                SC_CUDA_CHECK(cudaMemcpy(values.get(), changed.values.data(), values.bytes(), cudaMemcpyHostToDevice));
+                SC_CUDA_CHECK(cudaMemcpy(values, changed.values.data(), host.nnz() * sizeof(V), cudaMemcpyHostToDevice));
             }
             d_y.fill_bytes(0xFF);
             multiply(V(1), d_x.get(), V(0), d_y.get());
@@ -425,7 +433,7 @@ void checkView(const SC::CsrMatrix<V, Offset> &host) {
             reference(changed, x, 1.0, 0.0, y_old, expected, size);
             ASSERT_TRUE(close(got, expected, size)) << (update ? "after new values" : "first call");
         }
-        SC_CUDA_CHECK(cudaMemcpy(values.get(), host.values.data(), values.bytes(), cudaMemcpyHostToDevice));
+        SC_CUDA_CHECK(cudaMemcpy(values, host.values.data(), host.nnz() * sizeof(V), cudaMemcpyHostToDevice));
     }
 }
 
@@ -435,7 +443,13 @@ TEST_F(Spmv, ViewsOverTheCallersArrays) {
         checkView(SC::convert_values<float>(m));
         checkView(SC::widen_offsets(m));
     }
-    checkView(SC::convert_values<float>(withRowLengths({0, 1, 2, 33, 0, 700, 5}, 900, freshSeed())));
+    // Rows long enough for vector-CSR's 16-byte loads at every width, in arrays aligned and not.
+    const SC::CsrMatrix<double> long_rows = withRowLengths({0, 1, 2, 33, 0, 700, 5, 3000}, 4000, freshSeed());
+    for (const std::size_t shift : {0, 1, 3}) {
+        checkView(SC::convert_values<float>(long_rows), shift);
+        checkView(long_rows, shift);
+        checkView(SC::widen_offsets(long_rows), shift);
+    }
     // A DeviceCsr is a view too.
     const SC::CsrMatrix<float> m = SC::convert_values<float>(withRowLengths({3, 0, 4}, 5, freshSeed()));
     const SC::DeviceCsr<float> owned(m);

@@ -26,7 +26,7 @@ __device__ __forceinline__ void add_to_counter(Counter *counter, unsigned count)
 // boundary and after the last whole vector one by one, the rest as vectors, grid-strided,
 // kHistogramVectorsInFlight loads issued before any is used.
 template <class Sample, class F>
-__device__ __forceinline__ void for_grid_samples(const Sample *samples, std::size_t n, F f) {
+__device__ __forceinline__ void for_grid_sample_vectors(const Sample *samples, std::size_t n, F f) {
     constexpr int VEC = vector_items<Sample>();
     constexpr int U = kHistogramVectorsInFlight;
     const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
@@ -52,13 +52,17 @@ __device__ __forceinline__ void for_grid_samples(const Sample *samples, std::siz
     }
 }
 
-// The same for samples that are not contiguous in memory (an iterator's): one at a time,
-// grid-strided.
+// The same for any samples: an array's as above (whatever its constness), an iterator's (not
+// contiguous in memory) one at a time, grid-strided.
 template <class Samples, class F>
 __device__ __forceinline__ void for_grid_samples(Samples samples, std::size_t n, F f) {
-    const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += threads)
-        f(samples[i]);
+    if constexpr (std::is_pointer_v<Samples>) {
+        for_grid_sample_vectors(samples, n, f);
+    } else {
+        const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+        for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += threads)
+            f(samples[i]);
+    }
 }
 
 // The block's private bins: the launch's dynamic shared memory, one 32-bit count per bin. A block

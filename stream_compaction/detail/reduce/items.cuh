@@ -3,7 +3,7 @@
 // device functor of the index (transform_reduce: the map fused into the loads, nothing
 // materialized). Both give item(i) and vector<VEC>(i, items) (the VEC items at [i, i + VEC), all
 // below n). Indices are std::size_t throughout: n may exceed 2^31.
-#include <stream_compaction/detail/block/tile_scan.cuh>  // vector_items
+#include <stream_compaction/detail/util/vector_access.cuh>
 
 #include <cstddef>
 #include <cstdint>
@@ -15,7 +15,7 @@ namespace detail {
 // Whether VEC = vector_items<T>() items of T at `p` can be moved as one 16-byte load.
 template <class T>
 bool vector_loads_fit(const void *p) {
-    return vector_items<T>() * sizeof(T) == 16 && reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+    return vector_items<T>() * sizeof(T) == 16 && aligned16(p);
 }
 
 // Items of an array. Vectorized (a kernel's template parameter, so that a tile's loads are issued

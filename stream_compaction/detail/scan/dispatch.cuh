@@ -67,8 +67,6 @@ inline bool runs_staged(const void *kernel, const char *name, int threads, bool 
            10 * staged_tiles >= std::size_t{from_tenths} * resident_grid(kernel, name, threads, 0);
 }
 
-inline bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
 template <bool Exclusive, class T, class Op>
 void single_pass_scan(const char *name, const T *d_in, T *d_out, std::size_t n, Op op, T init, void *d_temp,
                       std::size_t temp_bytes, cudaStream_t stream) {

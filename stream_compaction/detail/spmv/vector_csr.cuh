@@ -3,6 +3,7 @@
 // the lanes striding over a row and adding their products by shuffles. One launch, no temporary
 // storage (device/spmv.cuh, SpmvAlgorithm::VectorCsr); the tile shape is in tuning/policies.h.
 #include <stream_compaction/detail/host/launch.cuh>
+#include <stream_compaction/detail/util/vector_access.cuh>
 #include <stream_compaction/detail/warp/warp_scan.cuh>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/tuning/policies.h>
@@ -21,7 +22,7 @@ __device__ __forceinline__ V scaled_old(const V *y, long long row, V beta) {
 }
 
 // Four consecutive elements in one load each of columns and values (two for doubles): k is a
-// multiple of 4, and DeviceCsr's arrays come from cudaMalloc (256-byte aligned), so the addresses
+// multiple of 4 and the arrays start 16-byte aligned (VectorCsrArgs::aligned16), so the addresses
 // are 16-byte aligned.
 __device__ __forceinline__ void load_four(const int *columns, long long k, int (&out)[4]) {
     const int4 q = __ldg(reinterpret_cast<const int4 *>(columns + k));
@@ -42,6 +43,9 @@ struct VectorCsrArgs {
     const int *columns;
     const V *values;
     const V *x;
+    // Columns and values both start at a multiple of 16 bytes (a DeviceCsr's, from cudaMalloc; a
+    // CsrView's may not): only then do long rows take 16-byte loads.
+    bool aligned16;
 };
 
 // The sum of a.values[k] * x[a.columns[k]] over this lane's k in [first, last): k = first + lane,
@@ -108,7 +112,7 @@ __global__ void __launch_bounds__(kVectorCsrThreads)
 #pragma unroll
     for (int j = 0; j < ROWS; ++j) {
         const long long rest = start[j] + LANES;  // the lanes' first nonzeros are summed
-        if (end[j] - rest >= static_cast<long long>(kVectorCsrVectorLoadsPerLane) * 4 * LANES)
+        if (a.aligned16 && end[j] - rest >= static_cast<long long>(kVectorCsrVectorLoadsPerLane) * 4 * LANES)
             sum[j] += lane_products_vectorized<LANES>(a, rest, end[j], lane);
         else if (rest < end[j])
             sum[j] += lane_products<LANES>(a, rest, end[j], lane);

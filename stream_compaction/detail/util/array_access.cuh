@@ -5,13 +5,7 @@
 namespace StreamCompaction {
 namespace detail {
 
-template <class V>
-struct ArrayLoad {
-    const V *values;
-    __device__ V operator()(long long i) const { return values[i]; }
-};
-
-// Item i of any random-access input (a pointer or an iterator the device can read), as a V.
+// Item i of an array, or of any random-access input the device can read (an iterator), as a V.
 template <class Input, class V>
 struct InputLoad {
     Input input;

@@ -2,6 +2,7 @@
 // Moving T items 16 bytes at a time: how many make one access, and the aligned vector that carries
 // them.
 #include <cstddef>
+#include <cstdint>
 
 namespace StreamCompaction {
 namespace detail {
@@ -25,6 +26,9 @@ template <class T, int VEC>
 struct alignas(vector_alignment<T, VEC>()) Vector {
     T item[VEC];
 };
+
+// Whether p may be read or written 16 bytes at a time.
+__host__ __device__ inline bool aligned16(const void *p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 }  // namespace detail
 }  // namespace StreamCompaction
