@@ -7,8 +7,10 @@
 #include "report.h"
 #include "timing.h"
 
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/call_tuning.h>
 
 #include <cstddef>
 #include <functional>
@@ -22,8 +24,43 @@ bool runs_part(const Options &options, const std::string &part);
 
 using Sink = std::function<void(const Measurement &)>;
 
-// The block_sizes() field an implementation reads at each launch.
-using BlockField = StreamCompaction::BlockSize StreamCompaction::BlockSizes::*;
+// Where an implementation's block size is set, and so where the sweep sets it. A call of the
+// library runs at a field of the Tuning of the environment it is given (0: the family's tuned
+// default, tuning/call_tuning.h); a course unit (Naive, Efficient, Shared, the classic radix sort)
+// reads a field of the process-wide block_sizes() at each launch. None for the anchors and the copy.
+class BlockKnob {
+public:
+    using TuningField = int StreamCompaction::Tuning::*;
+    using CourseField = StreamCompaction::BlockSize StreamCompaction::BlockSizes::*;
+
+    BlockKnob(std::nullptr_t = nullptr) {}
+    BlockKnob(TuningField field) : tuning_field_(field) {}
+    BlockKnob(CourseField field) : course_field_(field) {}
+
+    explicit operator bool() const { return tuning_field_ != nullptr || course_field_ != nullptr; }
+
+    // Makes the implementation run at `threads`: in `tuning`, which the environment of its calls
+    // must then carry, for a call of the library; in block_sizes() for a course unit.
+    void set(int threads, StreamCompaction::Tuning &tuning) const {
+        if (tuning_field_ != nullptr) tuning.*tuning_field_ = threads;
+        if (course_field_ != nullptr) StreamCompaction::block_sizes().*course_field_ = threads;
+    }
+
+    // The block size the implementation runs at when its calls are given `tuning` (0 for none).
+    int threads(const StreamCompaction::Tuning &tuning) const {
+        namespace SC = StreamCompaction;
+        if (course_field_ != nullptr) return SC::block_sizes().*course_field_;
+        if (tuning_field_ == &SC::Tuning::single_pass) return SC::single_pass_threads(tuning);
+        if (tuning_field_ == &SC::Tuning::radix) return SC::radix_threads_asked(tuning);
+        if (tuning_field_ == &SC::Tuning::segmented) return SC::segmented_threads(tuning);
+        if (tuning_field_ == &SC::Tuning::reduce) return SC::reduce_threads(tuning);
+        return 0;
+    }
+
+private:
+    TuningField tuning_field_ = nullptr;
+    CourseField course_field_ = nullptr;
+};
 
 class Benchmark {
 public:
@@ -42,8 +79,10 @@ public:
 private:
     struct Impl {
         std::string name;
-        BlockField block;                           // nullptr for the anchors
-        std::function<void(std::size_t)> run;       // enqueues one run on the copy at this offset
+        BlockKnob block;                            // none for the anchors and the copy
+        // Enqueues one run on the copy at this offset. The environment is the row's (measure()):
+        // our library calls take it; the anchors and the course units need only stream_.
+        std::function<void(std::size_t, const StreamCompaction::CallEnvironment &)> run;
         // What run(0) must leave in out_, computed on the host (check.h).
         std::shared_ptr<const Expected<int>> expected;
         // The compactions' and partitions' count, in storage of the implementation's own, so that
@@ -57,12 +96,13 @@ private:
     std::vector<Impl> scan_impls(std::size_t n);
     std::vector<Impl> compact_impls(std::size_t n, int keep);
     std::vector<Impl> partition_impls(std::size_t n, int percent_true);
-    // Times `impl`, then checks it (check()).
+    // Times `impl`, then checks it (check()), its calls of the library given `tuning`: the sweep
+    // point's, the defaults elsewhere.
     Measurement measure(const char *operation, const Size &size, int param, double bytes, const Impl &impl,
-                        Rotation &rotation);
-    // One more run of `impl` on copy 0, its output there and its count poisoned first: "" when it
-    // leaves impl.expected, else what it got wrong first (check.h).
-    std::string check(const Impl &impl);
+                        Rotation &rotation, const StreamCompaction::Tuning &tuning = {});
+    // One more run of `impl` on copy 0 under `env`, its output there and its count poisoned first:
+    // "" when it leaves impl.expected, else what it got wrong first (check.h).
+    std::string check(const Impl &impl, const StreamCompaction::CallEnvironment &env);
     void run_group(const char *operation, const Size &size, int param, const std::vector<Impl> &impls,
                    Rotation &rotation, double bytes);
     bool naive_runs(std::size_t n) const;

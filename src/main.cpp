@@ -89,7 +89,8 @@ int main(int argc, char *argv[]) {
     std::printf("block sizes: naive %d, efficient %d, shared %d, single-pass %d, radix %d, segmented %d, reduce %d\n",
                 int(blocks.naive), int(blocks.efficient), int(blocks.shared), int(blocks.single_pass), int(blocks.radix),
                 int(blocks.segmented), int(blocks.reduce));  // int(): BlockSize is a class, which printf's ... cannot take
-    std::printf("single-pass tile kernels: %s\n", SC::single_pass_policy_summary(blocks.single_pass).c_str());
+    std::printf("single-pass tile kernels: %s\n",
+                SC::single_pass_policy_summary(blocks.single_pass, blocks.scan_staging).c_str());
     std::printf("GPU: %s\n", device.usable ? device.description.c_str() : ("none (" + device.reason + ")").c_str());
 
     Harness h(args.options.only, device, groupsNotBuilt());

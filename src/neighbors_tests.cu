@@ -3,9 +3,10 @@
 // of their sizes), its 3 nearest towns of the same state, on every CPU core and on the GPU, and a
 // table of a few states' first towns.
 #include <stream_compaction/common.h>
-#include <stream_compaction/reference/neighbors.h>
 #include <stream_compaction/device/grouped_neighbors.cuh>
+#include <stream_compaction/reference/neighbors.h>
 #include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/tuning/block_sizes.h>
 
 #include "test_groups.h"
 #include "testing_helpers.hpp"
@@ -79,10 +80,11 @@ static void neighborsTests(Harness &h, std::mt19937 &rng) {
         auto d_y = SC::DeviceBuffer<float>::from_host(y.data(), towns);
         auto d_state = SC::DeviceBuffer<int>::from_host(state.data(), towns);
         SC::DeviceBuffer<int> d_nearest(static_cast<std::size_t>(towns) * kNeighbors);
-        SC::DeviceBuffer<char> d_temp(SC::grouped_nearest_temp_bytes(towns, states, kNeighbors));
+        const SC::CallEnvironment env = SC::course_environment();  // the harness's --block-size
+        SC::DeviceBuffer<char> d_temp(SC::grouped_nearest_temp_bytes(towns, states, kNeighbors, env));
         const auto run = [&] {
             SC::grouped_nearest(d_x.get(), d_y.get(), d_state.get(), towns, states, kNeighbors, d_nearest.get(),
-                                d_temp.get(), d_temp.bytes());
+                                d_temp.get(), d_temp.bytes(), env);
         };
         run();  // the first run loads the kernels
         SC::Common::PerformanceTimer timer;

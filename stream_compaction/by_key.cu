@@ -3,6 +3,7 @@
 #include <stream_compaction/device/by_key.cuh>
 #include <stream_compaction/device/histogram.cuh>
 #include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/tuning/block_sizes.h>
 
 #include <cstddef>
 #include <stdexcept>
@@ -46,14 +47,14 @@ static int keysAndValues(const char *name, int n, int *keysOut, int *valuesOut, 
 int reduceByKey(int n, int *uniqueKeys, int *sums, const int *keys, const int *values) {
     return keysAndValues("ByKey::reduceByKey", n, uniqueKeys, sums, keys, values,
                          [n](const int *k, const int *v, int *ko, int *vo, std::size_t *runs, void *t, std::size_t b) {
-                             reduce_by_key(k, v, ko, vo, runs, n, Sum{}, EqualTo{}, t, b);
+                             reduce_by_key(k, v, ko, vo, runs, n, Sum{}, EqualTo{}, t, b, course_environment());
                          });
 }
 
 int uniqueByKey(int n, int *keysOut, int *valuesOut, const int *keys, const int *values) {
     return keysAndValues("ByKey::uniqueByKey", n, keysOut, valuesOut, keys, values,
                          [n](const int *k, const int *v, int *ko, int *vo, std::size_t *runs, void *t, std::size_t b) {
-                             unique_by_key(k, v, ko, vo, runs, n, EqualTo{}, t, b);
+                             unique_by_key(k, v, ko, vo, runs, n, EqualTo{}, t, b, course_environment());
                          });
 }
 
@@ -63,7 +64,8 @@ int unique(int n, int *odata, const int *idata) {
     DeviceBuffer<std::size_t> d_count(1);
     DeviceBuffer<char> temp(unique_temp_bytes<int>(n));
     Common::timeGpu(timer(), [&] {
-        StreamCompaction::unique(d_in.get(), d_out.get(), d_count.get(), n, EqualTo{}, temp.get(), temp.bytes());
+        StreamCompaction::unique(d_in.get(), d_out.get(), d_count.get(), n, EqualTo{}, temp.get(), temp.bytes(),
+                                 course_environment());
     });
     const int count = countBack(d_count);
     d_out.copy_to_host(odata, count);
@@ -77,7 +79,8 @@ int runLengthEncode(int n, int *uniqueOut, int *lengths, const int *idata) {
     DeviceBuffer<std::size_t> d_runs(1);
     DeviceBuffer<char> temp(run_length_encode_temp_bytes<int>(n));
     Common::timeGpu(timer(), [&] {
-        run_length_encode(d_in.get(), d_out.get(), d_lengths.get(), d_runs.get(), n, temp.get(), temp.bytes());
+        run_length_encode(d_in.get(), d_out.get(), d_lengths.get(), d_runs.get(), n, temp.get(), temp.bytes(),
+                          course_environment());
     });
     const int runs = countBack(d_runs);
     d_out.copy_to_host(uniqueOut, runs);
@@ -91,7 +94,8 @@ void histogramEven(int n, const int *samples, int numBins, int lower, int upper,
         throw std::invalid_argument("ByKey::histogramEven: needs numBins > 0 and counts");
     DeviceBuffer<int> d_samples = DeviceBuffer<int>::from_host(samples, n);
     DeviceBuffer<unsigned> d_counts(numBins);
-    Common::timeGpu(timer(), [&] { histogram_even(d_samples.get(), n, d_counts.get(), numBins, lower, upper); });
+    Common::timeGpu(timer(), [&] { histogram_even(d_samples.get(), n, d_counts.get(), numBins, lower, upper,
+                                                  course_environment()); });
     d_counts.copy_to_host(counts, numBins);
 }
 

@@ -3,6 +3,7 @@
 #include <stream_compaction/device/join.cuh>
 #include <stream_compaction/device/merge.cuh>
 #include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/tuning/block_sizes.h>
 
 #include <cstddef>
 #include <stdexcept>
@@ -25,7 +26,8 @@ static void bounds(const char *name, Bound bound, int nNeedles, int *indices, co
     DeviceBuffer<int> d_needles = DeviceBuffer<int>::from_host(needles, nNeedles);
     DeviceBuffer<int> d_haystack = DeviceBuffer<int>::from_host(haystack, nHaystack), d_indices(nNeedles);
     Common::timeGpu(timer(), [&] {
-        sorted_search(d_needles.get(), nNeedles, d_haystack.get(), nHaystack, d_indices.get(), bound, Less{});
+        sorted_search(d_needles.get(), nNeedles, d_haystack.get(), nHaystack, d_indices.get(), bound, Less{},
+                      course_environment());
     });
     d_indices.copy_to_host(indices, nNeedles);
 }
@@ -43,7 +45,8 @@ void mergeKeys(int na, const int *a, int nb, const int *b, int *out) {
     Common::checkHostArgs("Merge::mergeKeys", nb, out, b);
     const std::size_t n = static_cast<std::size_t>(na) + nb;
     DeviceBuffer<int> d_a = DeviceBuffer<int>::from_host(a, na), d_b = DeviceBuffer<int>::from_host(b, nb), d_out(n);
-    Common::timeGpu(timer(), [&] { merge_keys(d_a.get(), na, d_b.get(), nb, d_out.get(), Less{}); });
+    Common::timeGpu(timer(), [&] { merge_keys(d_a.get(), na, d_b.get(), nb, d_out.get(), Less{},
+                                              course_environment()); });
     d_out.copy_to_host(out, n);
 }
 
@@ -62,7 +65,7 @@ void mergePairs(int na, const int *aKeys, const int *aValues, int nb, const int 
     DeviceBuffer<int> d_keys_out(n), d_values_out(n);
     Common::timeGpu(timer(), [&] {
         merge_pairs(d_a_keys.get(), d_a_values.get(), na, d_b_keys.get(), d_b_values.get(), nb, d_keys_out.get(),
-                    d_values_out.get(), Less{});
+                    d_values_out.get(), Less{}, course_environment());
     });
     d_keys_out.copy_to_host(keysOut, n);
     d_values_out.copy_to_host(valuesOut, n);
@@ -81,12 +84,12 @@ long long innerJoin(int na, const int *a, int nb, const int *b, long long capaci
     DeviceBuffer<int> d_a_indices, d_b_indices;
     std::size_t pairs = 0, written = 0;
     Common::timeGpu(timer(), [&] {
-        pairs = inner_join_size(d_a.get(), na, d_b.get(), nb, temp.get(), temp.bytes());
+        pairs = inner_join_size(d_a.get(), na, d_b.get(), nb, temp.get(), temp.bytes(), course_environment());
         written = pairs < static_cast<std::size_t>(capacity) ? pairs : static_cast<std::size_t>(capacity);
         d_a_indices = DeviceBuffer<int>(written);
         d_b_indices = DeviceBuffer<int>(written);
         inner_join(d_a.get(), na, d_b.get(), nb, d_a_indices.get(), d_b_indices.get(), written, d_pairs.get(),
-                   temp.get(), temp.bytes());
+                   temp.get(), temp.bytes(), course_environment());
     });
     d_a_indices.copy_to_host(aIndices, written);
     d_b_indices.copy_to_host(bIndices, written);

@@ -1,9 +1,10 @@
 #include <stream_compaction/radix.h>
 #include <stream_compaction/support/nvtx.h>
 
-#include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/device/radix_sort.cuh>
 #include <stream_compaction/device/select.cuh>
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/tuning/block_sizes.h>
 
 #include <cstddef>
 
@@ -22,8 +23,9 @@ void sort(int n, int *odata, const int *idata) {
     if (n == 0) return;
     DeviceBuffer<int> in = DeviceBuffer<int>::from_host(idata, n);
     DeviceBuffer<int> out(n);
-    DeviceBuffer<char> temp(radix_sort_temp_bytes<int>(n));
-    Common::timeGpu(timer(), [&] { radix_sort_keys(in.get(), out.get(), n, temp.get(), temp.bytes()); });
+    DeviceBuffer<char> temp(radix_sort_temp_bytes<int>(n, course_environment()));
+    Common::timeGpu(timer(), [&] { radix_sort_keys(in.get(), out.get(), n, temp.get(), temp.bytes(),
+                                                   course_environment()); });
     out.copy_to_host(odata, n);
 }
 
@@ -66,7 +68,8 @@ void classic_sort_keys(const int *d_in, int *d_out, int *d_alternate, std::size_
     for (int bit = 0; bit < kBits; ++bit) {
         int *to = bit % 2 == 0 ? d_alternate : d_out;
         // Stable: LSD radix sort needs each pass to keep the order of the passes before it.
-        stable_partition(from, to, true_count, n, GoesFirstOnBit{bit}, partition_temp, partition_bytes, stream);
+        stable_partition(from, to, true_count, n, GoesFirstOnBit{bit}, partition_temp, partition_bytes,
+                         course_environment(stream));
         from = to;
     }
 }

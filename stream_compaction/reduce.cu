@@ -2,6 +2,7 @@
 
 #include <stream_compaction/device/reduce.cuh>
 #include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/tuning/block_sizes.h>
 
 namespace StreamCompaction {
 namespace Reduce {
@@ -17,14 +18,14 @@ std::size_t sum_temp_bytes(ReduceStrategy strategy, std::size_t n) { return redu
 
 void sum(ReduceStrategy strategy, const int *d_in, int *d_sum, std::size_t n, void *d_temp, std::size_t temp_bytes,
          cudaStream_t stream) {
-    StreamCompaction::reduce(strategy, d_in, d_sum, n, Sum{}, 0, d_temp, temp_bytes, stream);
+    StreamCompaction::reduce(strategy, d_in, d_sum, n, Sum{}, 0, d_temp, temp_bytes, course_environment(stream));
 }
 
 std::size_t max_segment_sum_temp_bytes(std::size_t n) { return StreamCompaction::max_segment_sum_temp_bytes(n); }
 
 void max_segment_sum(const int *d_in, MaxSegmentSum *d_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
                      cudaStream_t stream) {
-    StreamCompaction::max_segment_sum(d_in, d_out, n, d_temp, temp_bytes, stream);
+    StreamCompaction::max_segment_sum(d_in, d_out, n, d_temp, temp_bytes, course_environment(stream));
 }
 
 int sum(ReduceStrategy strategy, int n, const int *idata) {

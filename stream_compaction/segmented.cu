@@ -1,8 +1,9 @@
 #include <stream_compaction/segmented.h>
 
-#include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/device/segmented_scan.cuh>
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/tuning/block_sizes.h>
 
 #include <climits>
 #include <stdexcept>
@@ -28,9 +29,11 @@ static void segmentedScan(const char *name, bool exclusive, int n, int *odata, c
     DeviceBuffer<char> temp(segmented_scan_temp_bytes<int>(n));
     Common::timeGpu(timer(), [&] {
         if (exclusive)
-            segmented_exclusive_scan(values.get(), heads.get(), out.get(), n, Sum{}, 0, temp.get(), temp.bytes());
+            segmented_exclusive_scan(values.get(), heads.get(), out.get(), n, Sum{}, 0, temp.get(), temp.bytes(),
+                                     course_environment());
         else
-            segmented_inclusive_scan(values.get(), heads.get(), out.get(), n, Sum{}, temp.get(), temp.bytes());
+            segmented_inclusive_scan(values.get(), heads.get(), out.get(), n, Sum{}, temp.get(), temp.bytes(),
+                                     course_environment());
     });
     out.copy_to_host(odata, n);
 }
@@ -58,7 +61,8 @@ void reduce(int segments, int *odata, const int *idata, const int *offsets) {
     DeviceBuffer<int> out(segments);
     DeviceBuffer<char> temp(segmented_reduce_temp_bytes<int>(n, segments));
     Common::timeGpu(timer(), [&] {
-        segmented_reduce(values.get(), n, bounds.get(), segments, out.get(), Sum{}, 0, temp.get(), temp.bytes());
+        segmented_reduce(values.get(), n, bounds.get(), segments, out.get(), Sum{}, 0, temp.get(), temp.bytes(),
+                         course_environment());
     });
     out.copy_to_host(odata, segments);
 }
@@ -79,7 +83,8 @@ int makeFlags(int segments, int *flags, const int *shape) {
     DeviceBuffer<int> out(n);
     DeviceBuffer<char> temp(make_flags_temp_bytes(segments));
     Common::timeGpu(timer(),
-                    [&] { make_flags(lengths.get(), segments, out.get(), n, temp.get(), temp.bytes()); });
+                    [&] { make_flags(lengths.get(), segments, out.get(), n, temp.get(), temp.bytes(),
+                                     course_environment()); });
     out.copy_to_host(flags, n);
     return n;
 }

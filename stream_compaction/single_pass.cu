@@ -1,8 +1,9 @@
 #include <stream_compaction/single_pass.h>
 
-#include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/device/scan.cuh>
 #include <stream_compaction/device/select.cuh>
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/tuning/block_sizes.h>
 
 namespace StreamCompaction {
 namespace SinglePass {
@@ -20,7 +21,8 @@ void scan(int n, int *odata, const int *idata) {
     DeviceBuffer<int> in = DeviceBuffer<int>::from_host(idata, n);
     DeviceBuffer<int> out(n);
     DeviceBuffer<char> temp(scan_temp_bytes<int>(n));
-    Common::timeGpu(timer(), [&] { exclusive_scan(in.get(), out.get(), n, Sum{}, 0, temp.get(), temp.bytes()); });
+    Common::timeGpu(timer(), [&] { exclusive_scan(in.get(), out.get(), n, Sum{}, 0, temp.get(), temp.bytes(),
+                                                  course_environment()); });
     out.copy_to_host(odata, n);
 }
 
@@ -44,7 +46,7 @@ int compact(int n, int *odata, const int *idata) {
     return runSelection(
         n, odata, idata,
         [&](const int *d_in, int *d_out, std::size_t *d_count, void *d_temp, std::size_t bytes) {
-            select_if(d_in, d_out, d_count, n, NonZero{}, d_temp, bytes);
+            select_if(d_in, d_out, d_count, n, NonZero{}, d_temp, bytes, course_environment());
         },
         [](std::size_t selected) { return selected; });
 }
@@ -66,7 +68,8 @@ int stablePartition(int n, int *odata, const int *idata, int pivot) {
     return runPartition(n, odata, idata,
                         [pivot](const int *d_in, int *d_out, std::size_t *d_count, std::size_t size, void *d_temp,
                                 std::size_t bytes) {
-                            stable_partition(d_in, d_out, d_count, size, LessThan<int>{pivot}, d_temp, bytes);
+                            stable_partition(d_in, d_out, d_count, size, LessThan<int>{pivot}, d_temp, bytes,
+                                             course_environment());
                         });
 }
 
@@ -77,7 +80,7 @@ int partition(int n, int *odata, const int *idata, int pivot) {
                         [pivot](const int *d_in, int *d_out, std::size_t *d_count, std::size_t size, void *d_temp,
                                 std::size_t bytes) {
                             StreamCompaction::partition(d_in, d_out, d_count, size, LessThan<int>{pivot}, d_temp,
-                                                        bytes);
+                                                        bytes, course_environment());
                         });
 }
 

@@ -10,7 +10,7 @@
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/support/operators.cuh>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/call_tuning.h>
 
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -114,7 +114,8 @@ void run_size(const Options &options, const Sink &sink, const Size &size, cudaSt
     Rotation rotation(n, std::max(kPoolMinElems, copy_stride(n)));
     ByKeyData data(rotation.span(), n);
     make_values_and_samples(data.values.get(), data.samples.get(), rotation.span(), stream);
-    const int block = SC::block_sizes().single_pass;
+    const SC::CallEnvironment env(stream);  // of our by-key calls: the stream, at the library's default tuning
+    const int block = SC::single_pass_threads(env.tuning);
     ByKeyData *d = &data;
     const auto all = [](std::size_t count) { return count; };
 
@@ -131,10 +132,10 @@ void run_size(const Options &options, const Sink &sink, const Size &size, cudaSt
                             d->values_out.get() + at, d->count.get(), ::cuda::std::plus<>{}, items, stream));
                     }},
                    {"ours", false, block,
-                    [d, n, stream](std::size_t at) {
+                    [d, n, env](std::size_t at) {
                         SC::reduce_by_key(d->keys.get() + at, d->values.get() + at, d->keys_out.get() + at,
                                           d->values_out.get() + at, d->count.get(), n, SC::Sum{}, SC::EqualTo{},
-                                          d->temp.get(), d->temp.bytes(), stream);
+                                          d->temp.get(), d->temp.bytes(), env);
                     }}},
                   [n](std::size_t runs) { return reduce_by_key_bytes(n, runs); });
         run_group(options, sink, stream, "unique", size, param, rotation, data, true, {{data.keys_out.get(), all}},
@@ -145,9 +146,9 @@ void run_size(const Options &options, const Sink &sink, const Size &size, cudaSt
                                                                 d->keys_out.get() + at, d->count.get(), items, stream));
                     }},
                    {"ours", false, block,
-                    [d, n, stream](std::size_t at) {
+                    [d, n, env](std::size_t at) {
                         SC::unique(d->keys.get() + at, d->keys_out.get() + at, d->count.get(), n, SC::EqualTo{},
-                                   d->temp.get(), d->temp.bytes(), stream);
+                                   d->temp.get(), d->temp.bytes(), env);
                     }}},
                   [n](std::size_t runs) { return unique_bytes(n, runs); });
         run_group(options, sink, stream, "run_length_encode", size, param, rotation, data, true,
@@ -161,9 +162,9 @@ void run_size(const Options &options, const Sink &sink, const Size &size, cudaSt
                                                                          items, stream));
                     }},
                    {"ours", false, block,
-                    [d, n, stream](std::size_t at) {
+                    [d, n, env](std::size_t at) {
                         SC::run_length_encode(d->keys.get() + at, d->keys_out.get() + at, d->values_out.get() + at,
-                                              d->count.get(), n, d->temp.get(), d->temp.bytes(), stream);
+                                              d->count.get(), n, d->temp.get(), d->temp.bytes(), env);
                     }}},
                   [n](std::size_t runs) { return run_length_encode_bytes(n, runs); });
     }

@@ -53,10 +53,12 @@ void run_neighbors(const Options &options, const Sink &sink) {
     const auto d_x = DeviceBuffer<float>::from_host(x.data(), towns), d_y = DeviceBuffer<float>::from_host(y.data(), towns);
     const auto d_state = DeviceBuffer<int>::from_host(state.data(), towns);
     DeviceBuffer<int> d_nearest(static_cast<std::size_t>(towns) * kNeighbors);
-    DeviceBuffer<char> d_temp(SC::grouped_nearest_temp_bytes(towns, kStates, kNeighbors));
+    // The storage is sized for the search's environment: the stream, at the library's default tuning.
+    const SC::CallEnvironment env(stream.get());
+    DeviceBuffer<char> d_temp(SC::grouped_nearest_temp_bytes(towns, kStates, kNeighbors, env));
     const auto search = [&](std::size_t) {
         SC::grouped_nearest(d_x.get(), d_y.get(), d_state.get(), towns, kStates, kNeighbors, d_nearest.get(), d_temp.get(),
-                            d_temp.bytes(), stream.get());
+                            d_temp.bytes(), env);
     };
     d_nearest.fill_bytes(0xA5);
     search(0);

@@ -32,7 +32,9 @@ namespace bench {
 namespace {
 
 using StreamCompaction::BlockSizes;
+using StreamCompaction::CallEnvironment;
 using StreamCompaction::DeviceBuffer;
+using StreamCompaction::Tuning;
 
 constexpr std::uint32_t kSeed = 0x50f7ab1eu;
 constexpr int kSortLog2[] = {20, 24, 28};
@@ -128,8 +130,8 @@ std::vector<Size> sort_sizes(int max_log2) {
     return sizes;
 }
 
-// Temporary storage that every sort of n keys, or of n keys and values, fits in.
-std::size_t temp_bytes_for(std::size_t n) {
+// Temporary storage that every sort of n keys, or of n keys and values, fits in, ours called with `env`.
+std::size_t temp_bytes_for(std::size_t n, const CallEnvironment &env) {
     // The anchor's num_items: int, as in every CUB call here. Thrust calls CUB with the iterators'
     // difference type, and the storage CUB asks for depends on it.
     const int items = static_cast<int>(n);
@@ -146,8 +148,8 @@ std::size_t temp_bytes_for(std::size_t n) {
     // of n keys (and one of n values) to alternate with; with room for alignment.
     const std::size_t thrust_buffer_bytes = n * sizeof(int) + (std::size_t{1} << 20);
     return std::max({cub_keys, cub_pairs, thrust_cub_keys + thrust_buffer_bytes,
-                     thrust_cub_pairs + 2 * thrust_buffer_bytes, StreamCompaction::radix_sort_temp_bytes<int>(n),
-                     StreamCompaction::radix_sort_temp_bytes<int, int>(n),
+                     thrust_cub_pairs + 2 * thrust_buffer_bytes, StreamCompaction::radix_sort_temp_bytes<int>(n, env),
+                     StreamCompaction::radix_sort_temp_bytes<int, int>(n, env),
                      StreamCompaction::Radix::classic_sort_temp_bytes(n)});
 }
 
@@ -160,7 +162,7 @@ double median_of(std::vector<double> values) {
 // One implementation of one operation.
 struct Sorter {
     std::string name;
-    BlockField block;                      // nullptr for the anchor
+    BlockKnob block;                       // none for CUB and Thrust
     int runs;                              // timed runs
     std::function<void(std::size_t)> run;  // enqueues a sort of the input copy at this offset
 };
@@ -197,6 +199,7 @@ private:
     std::vector<Size> sizes_;
     std::size_t pool_elems_;
     Stream stream_;
+    const CallEnvironment env_;  // of our library calls: stream_, at the library's default tuning
     DeviceBuffer<int> keys_in_;
     DeviceBuffer<int> keys_out_;
     DeviceBuffer<int> values_in_;
@@ -214,6 +217,7 @@ RadixBenchmark::RadixBenchmark(const Options &options, const Sink &sink, std::ve
       sink_(sink),
       sizes_(std::move(sizes)),
       pool_elems_(std::max(kPoolMinElems, copy_stride(sizes_.back().n))),
+      env_(stream_.get()),
       keys_in_(pool_elems_),
       keys_out_(pool_elems_),
       values_in_(pool_elems_),
@@ -221,7 +225,7 @@ RadixBenchmark::RadixBenchmark(const Options &options, const Sink &sink, std::ve
       alternate_(sizes_.back().n),
       reference_keys_(sizes_.back().n),
       reference_values_(sizes_.back().n),
-      temp_(temp_bytes_for(sizes_.back().n)),
+      temp_(temp_bytes_for(sizes_.back().n, env_)),
       mismatch_count_(1) {}
 
 void RadixBenchmark::copy(const int *from, int *to, std::size_t n) {
@@ -247,11 +251,12 @@ std::vector<Sorter> RadixBenchmark::key_sorters(std::size_t n) {
              Arena arena(temp_.get(), temp_.bytes());
              thrust::sort(thrust::cuda::par_nosync(arena).on(stream_.get()), keys, keys + n);
          }},
-        {"onesweep", &BlockSizes::radix, options_.runs,
+        {"onesweep", &Tuning::radix, options_.runs,
          [this, n](std::size_t at) {
              StreamCompaction::radix_sort_keys(keys_in_.get() + at, keys_out_.get() + at, n, temp_.get(),
-                                               temp_.bytes(), stream_.get());
+                                               temp_.bytes(), env_);
          }},
+        // A course unit: its partitions run at block_sizes().single_pass.
         {"classic", &BlockSizes::single_pass, classic_runs,
          [this, n](std::size_t at) {
              StreamCompaction::Radix::classic_sort_keys(keys_in_.get() + at, keys_out_.get() + at, alternate_.get(),
@@ -281,11 +286,10 @@ std::vector<Sorter> RadixBenchmark::pair_sorters(std::size_t n) {
              Arena arena(temp_.get(), temp_.bytes());
              thrust::sort_by_key(thrust::cuda::par_nosync(arena).on(stream_.get()), keys, keys + n, values);
          }},
-        {"onesweep", &BlockSizes::radix, options_.runs,
+        {"onesweep", &Tuning::radix, options_.runs,
          [this, n](std::size_t at) {
              StreamCompaction::radix_sort_pairs(keys_in_.get() + at, keys_out_.get() + at, values_in_.get() + at,
-                                                values_out_.get() + at, n, temp_.get(), temp_.bytes(),
-                                                stream_.get());
+                                                values_out_.get() + at, n, temp_.get(), temp_.bytes(), env_);
          }},
     };
 }
@@ -317,7 +321,7 @@ Measurement RadixBenchmark::measure(const char *operation, const Size &size, con
     const double ms = median_ms(stream_.get(), rotation, sorter.runs, sorter.run);
     // What a perfect sort moves: each key (and value) read once and written once.
     const double bytes = (pairs ? 16.0 : 8.0) * size.n;
-    const int block_size = sorter.block ? StreamCompaction::block_sizes().*sorter.block : 0;
+    const int block_size = sorter.block.threads(env_.tuning);
     Measurement m{operation, sorter.name, size, distribution, ms, bytes, block_size, ok};
     m.anchor = sorter.name == "cub";
     return m;

@@ -51,7 +51,7 @@ __global__ void count_wide_mismatches(const Key *got, const Key *expected, std::
 
 class WideSorts {
 public:
-    WideSorts(const Options &options, const Sink &sink) : options_(options), sink_(sink) {
+    WideSorts(const Options &options, const Sink &sink) : options_(options), sink_(sink), env_(stream_.get()) {
         for (const int log2 : kWideSortLog2)
             if (log2 <= options.max_log2) sizes_.push_back({std::size_t{1} << log2, "2^" + std::to_string(log2)});
         if (sizes_.empty()) return;
@@ -66,8 +66,8 @@ public:
             std::size_t cub_bytes = 0;
             SC_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, static_cast<const double *>(nullptr),
                                                          static_cast<double *>(nullptr), static_cast<int>(size.n)));
-            bytes = std::max({bytes, cub_bytes, StreamCompaction::radix_sort_temp_bytes<long long>(size.n),
-                              StreamCompaction::radix_sort_temp_bytes<double>(size.n)});
+            bytes = std::max({bytes, cub_bytes, StreamCompaction::radix_sort_temp_bytes<long long>(size.n, env_),
+                              StreamCompaction::radix_sort_temp_bytes<double>(size.n, env_)});
         }
         temp_ = StreamCompaction::DeviceBuffer<char>(bytes);
     }
@@ -94,7 +94,7 @@ private:
         Rotation rotation(2 * n, pool_ints_);
         const double bytes = 2.0 * sizeof(Key) * n;
 
-        const auto time = [&](const char *implementation, BlockField block, auto &&run, bool anchor) {
+        const auto time = [&](const char *implementation, BlockKnob block, auto &&run, bool anchor) {
             run(0);
             bool ok = true;
             if (anchor) {
@@ -111,8 +111,7 @@ private:
                                  operation, size.label.c_str(), wrong);
             }
             const double ms = median_ms(stream, rotation, options_.runs, run);
-            Measurement m{operation, implementation, size, "uniform", ms, bytes,
-                          block ? StreamCompaction::block_sizes().*block : 0, ok};
+            Measurement m{operation, implementation, size, "uniform", ms, bytes, block.threads(env_.tuning), ok};
             m.anchor = anchor;
             sink_(m);
         };
@@ -121,8 +120,8 @@ private:
             SC_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp_.get(), temp_bytes, in(at), out(at),
                                                          static_cast<int>(n), 0, int(sizeof(Key)) * 8, stream));
         }, true);
-        time("onesweep", &StreamCompaction::BlockSizes::radix, [&](std::size_t at) {
-            StreamCompaction::radix_sort_keys(in(at), out(at), n, temp_.get(), temp_.bytes(), stream);
+        time("onesweep", &StreamCompaction::Tuning::radix, [&](std::size_t at) {
+            StreamCompaction::radix_sort_keys(in(at), out(at), n, temp_.get(), temp_.bytes(), env_);
         }, false);
     }
 
@@ -131,6 +130,7 @@ private:
     std::vector<Size> sizes_;
     std::size_t pool_ints_ = 0;
     Stream stream_;
+    const StreamCompaction::CallEnvironment env_;  // of our calls: stream_, at the library's default tuning
     StreamCompaction::DeviceBuffer<int> in_, out_, reference_;
     StreamCompaction::DeviceBuffer<unsigned long long> mismatches_;
     StreamCompaction::DeviceBuffer<char> temp_;

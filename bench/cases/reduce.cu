@@ -49,6 +49,7 @@ public:
           sink_(sink),
           sizes_(scan_sizes(options.max_log2)),
           pool_elems_(std::max(kPoolMinElems, copy_stride(sizes_.back().n))),
+          env_(stream_.get()),
           in_(pool_elems_),
           temp_(temp_bytes()) {
         fill_signed<<<fill_blocks(pool_elems_), kFillThreads, 0, stream_.get()>>>(in_.get(), pool_elems_, kReduceSeed);
@@ -96,7 +97,7 @@ private:
         if (!mismatch.empty())
             warn_mismatch(implementation, "reduce", std::string(param) + ", n = " + size.label, mismatch);
         Measurement m{"reduce", implementation, size, param, ms, 4.0 * size.n,
-                      library ? 0 : int(StreamCompaction::block_sizes().reduce), mismatch.empty()};
+                      library ? 0 : StreamCompaction::reduce_threads(env_.tuning), mismatch.empty()};
         m.anchor = library;
         sink_(m);
     }
@@ -118,7 +119,7 @@ private:
         for (const ReduceStrategy strategy : StreamCompaction::kReduceStrategies) {
             const char *name = StreamCompaction::reduce_strategy_name(strategy);
             measure(name, param, size, false, [&](std::size_t at, int *result) {
-                StreamCompaction::reduce(strategy, in(at), result, n, op, identity, temp_.get(), temp_.bytes(), stream);
+                StreamCompaction::reduce(strategy, in(at), result, n, op, identity, temp_.get(), temp_.bytes(), env_);
             }, expected, rotation);
         }
         if constexpr (std::is_same_v<Op, StreamCompaction::Sum>) {
@@ -128,12 +129,12 @@ private:
                 const std::string name = std::string(StreamCompaction::reduce_strategy_name(strategy)) + "_cuda_std_plus";
                 measure(name.c_str(), param, size, false, [&](std::size_t at, int *result) {
                     StreamCompaction::reduce(strategy, in(at), result, n, cuda::std::plus<>{}, identity, temp_.get(),
-                                             temp_.bytes(), stream);
+                                             temp_.bytes(), env_);
                 }, expected, rotation);
             }
             const MaxSegmentSum kadane = StreamCompaction::CPU::maxSegmentSum(static_cast<int>(n), host_.data());
             measure("mss", param, size, false, [&](std::size_t at, MaxSegmentSum *result) {
-                StreamCompaction::max_segment_sum(in(at), result, n, temp_.get(), temp_.bytes(), stream);
+                StreamCompaction::max_segment_sum(in(at), result, n, temp_.get(), temp_.bytes(), env_);
             }, kadane, rotation);
         }
     }
@@ -143,6 +144,7 @@ private:
     std::vector<Size> sizes_;
     std::size_t pool_elems_;
     Stream stream_;
+    const StreamCompaction::CallEnvironment env_;  // of our calls: stream_, at the library's default tuning
     DeviceBuffer<int> in_;
     DeviceBuffer<char> temp_;
     std::vector<int> host_;

@@ -35,6 +35,8 @@ namespace bench {
 namespace {
 
 using StreamCompaction::BlockSizes;
+using StreamCompaction::CallEnvironment;
+using StreamCompaction::Tuning;
 using Below = StreamCompaction::LessThan<int>;  // the anchors' predicate: x < keep percent
 
 constexpr int kSweepBlocks[] = {64, 128, 256, 512, 1024};
@@ -57,18 +59,13 @@ __global__ void to_nonzero_selection(const int *in, int *out, std::size_t count,
         out[i] = in[i] < keep ? in[i] + 1 : 0;
 }
 
-// Every scan under the device API's signature, the anchors included.
+// The anchors' and the course units' scans and compactions under one signature.
 using ScanFn = void (*)(const int *, int *, std::size_t, void *, std::size_t, cudaStream_t);
 using CompactFn = void (*)(const int *, int *, int *, std::size_t, void *, std::size_t, cudaStream_t);
 
 // 32-bit num_items: CUB's offset type for n < 2^31, as Thrust dispatches for these sizes.
 void cub_scan(const int *in, int *out, std::size_t n, void *temp, std::size_t temp_bytes, cudaStream_t stream) {
     SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, static_cast<int>(n), stream));
-}
-
-void single_pass_scan(const int *in, int *out, std::size_t n, void *temp, std::size_t temp_bytes,
-                      cudaStream_t stream) {
-    StreamCompaction::exclusive_scan(in, out, n, StreamCompaction::Sum{}, 0, temp, temp_bytes, stream);
 }
 
 // Temporary storage that every implementation at size n fits in.
@@ -150,7 +147,7 @@ Benchmark::Impl Benchmark::copy_impl(std::size_t n) {
     const auto copied = std::make_shared<const Expected<int>>(
         Expected<int>{std::vector<int>(host_in_.begin(), host_in_.begin() + n), std::nullopt});
     return {"cudaMemcpyAsync", nullptr,
-            [this, n](std::size_t at) {
+            [this, n](std::size_t at, const CallEnvironment &) {
                 SC_CUDA_CHECK(cudaMemcpyAsync(out_.get() + at, in_.get() + at, n * sizeof(int),
                                               cudaMemcpyDeviceToDevice, stream_.get()));
             },
@@ -162,9 +159,9 @@ std::vector<Benchmark::Impl> Benchmark::scan_impls(std::size_t n) {
     sums->values.resize(n);
     exclusive_sum<unsigned>(host_in_.data(), n, sums->values.data());
     std::vector<Impl> impls;
-    const auto add = [&](const char *name, BlockField block, ScanFn scan) {
+    const auto add = [&](const char *name, BlockKnob block, ScanFn scan) {
         impls.push_back({name, block,
-                         [this, n, scan](std::size_t at) {
+                         [this, n, scan](std::size_t at, const CallEnvironment &) {
                              scan(in_.get() + at, out_.get() + at, n, temp_.get(), temp_.bytes(), stream_.get());
                          },
                          sums, {}, {}});
@@ -174,7 +171,12 @@ std::vector<Benchmark::Impl> Benchmark::scan_impls(std::size_t n) {
     if (naive_runs(n)) add("naive", &BlockSizes::naive, StreamCompaction::Naive::exclusive_scan);
     add("efficient", &BlockSizes::efficient, StreamCompaction::Efficient::exclusive_scan);
     add("shared", &BlockSizes::shared, StreamCompaction::Shared::exclusive_scan);
-    add("single_pass", &BlockSizes::single_pass, single_pass_scan);
+    impls.push_back({"single_pass", &Tuning::single_pass,
+                     [this, n](std::size_t at, const CallEnvironment &env) {
+                         StreamCompaction::exclusive_scan(in_.get() + at, out_.get() + at, n, StreamCompaction::Sum{},
+                                                          0, temp_.get(), temp_.bytes(), env);
+                     },
+                     sums, {}, {}});
     return impls;
 }
 
@@ -188,7 +190,7 @@ std::vector<Benchmark::Impl> Benchmark::compact_impls(std::size_t n, int keep) {
     std::vector<Impl> impls;
     const OwnCount<std::size_t> cub_count(stream);
     impls.push_back({"cub", nullptr,
-                     [this, n, pred, cub_count](std::size_t at) {
+                     [this, n, pred, cub_count](std::size_t at, const CallEnvironment &) {
                          std::size_t bytes = temp_.bytes();
                          SC_CUDA_CHECK(cub::DeviceSelect::If(temp_.get(), bytes, in_.get() + at, out_.get() + at,
                                                              cub_count.get(), n, pred, stream_.get()));
@@ -198,7 +200,7 @@ std::vector<Benchmark::Impl> Benchmark::compact_impls(std::size_t n, int keep) {
     // the host is part of its time, as it is for every caller of Thrust.
     const auto thrust_kept = std::make_shared<long long>(0);
     impls.push_back({"thrust", nullptr,
-                     [this, n, pred, thrust_kept](std::size_t at) {
+                     [this, n, pred, thrust_kept](std::size_t at, const CallEnvironment &) {
                          Arena arena(temp_.get(), temp_.bytes());
                          const int *in = in_.get() + at;
                          int *out = out_.get() + at;
@@ -208,10 +210,10 @@ std::vector<Benchmark::Impl> Benchmark::compact_impls(std::size_t n, int keep) {
                      },
                      kept, [thrust_kept] { *thrust_kept = poison_value<long long>(); },
                      [thrust_kept] { return *thrust_kept; }});
-    const auto add_nonzero = [&](const char *name, BlockField block, CompactFn compact) {
+    const auto add_nonzero = [&](const char *name, BlockKnob block, CompactFn compact) {
         const OwnCount<int> count(stream);
         impls.push_back({name, block,
-                         [this, n, compact, count](std::size_t at) {
+                         [this, n, compact, count](std::size_t at, const CallEnvironment &) {
                              compact(nonzero_.get() + at, out_.get() + at, count.get(), n, temp_.get(), temp_.bytes(),
                                      stream_.get());
                          },
@@ -220,10 +222,10 @@ std::vector<Benchmark::Impl> Benchmark::compact_impls(std::size_t n, int keep) {
     add_nonzero("efficient", &BlockSizes::efficient, StreamCompaction::Efficient::compact);
     add_nonzero("shared", &BlockSizes::shared, StreamCompaction::Shared::compact);
     const OwnCount<std::size_t> single_pass_count(stream);
-    impls.push_back({"single_pass", &BlockSizes::single_pass,
-                     [this, n, pred, single_pass_count](std::size_t at) {
+    impls.push_back({"single_pass", &Tuning::single_pass,
+                     [this, n, pred, single_pass_count](std::size_t at, const CallEnvironment &env) {
                          StreamCompaction::select_if(in_.get() + at, out_.get() + at, single_pass_count.get(), n, pred,
-                                                     temp_.get(), temp_.bytes(), stream_.get());
+                                                     temp_.get(), temp_.bytes(), env);
                      },
                      kept, single_pass_count.poisoner(), single_pass_count.reader()});
     return impls;
@@ -241,7 +243,7 @@ std::vector<Benchmark::Impl> Benchmark::partition_impls(std::size_t n, int perce
     std::vector<Impl> impls;
     const OwnCount<std::size_t> cub_count(stream);
     impls.push_back({"cub", nullptr,
-                     [this, n, pred, cub_count](std::size_t at) {
+                     [this, n, pred, cub_count](std::size_t at, const CallEnvironment &) {
                          std::size_t bytes = temp_.bytes();
                          SC_CUDA_CHECK(cub::DevicePartition::If(temp_.get(), bytes, in_.get() + at, out_.get() + at,
                                                                 cub_count.get(), static_cast<int>(n), pred,
@@ -249,28 +251,28 @@ std::vector<Benchmark::Impl> Benchmark::partition_impls(std::size_t n, int perce
                      },
                      reversed, cub_count.poisoner(), cub_count.reader()});
     const OwnCount<std::size_t> single_pass_count(stream);
-    impls.push_back({"single_pass", &BlockSizes::single_pass,
-                     [this, n, pred, single_pass_count](std::size_t at) {
+    impls.push_back({"single_pass", &Tuning::single_pass,
+                     [this, n, pred, single_pass_count](std::size_t at, const CallEnvironment &env) {
                          StreamCompaction::partition(in_.get() + at, out_.get() + at, single_pass_count.get(), n, pred,
-                                                     temp_.get(), temp_.bytes(), stream_.get());
+                                                     temp_.get(), temp_.bytes(), env);
                      },
                      reversed, single_pass_count.poisoner(), single_pass_count.reader()});
     const OwnCount<std::size_t> stable_count(stream);
-    impls.push_back({"single_pass_stable", &BlockSizes::single_pass,
-                     [this, n, pred, stable_count](std::size_t at) {
+    impls.push_back({"single_pass_stable", &Tuning::single_pass,
+                     [this, n, pred, stable_count](std::size_t at, const CallEnvironment &env) {
                          StreamCompaction::stable_partition(in_.get() + at, out_.get() + at, stable_count.get(), n,
-                                                            pred, temp_.get(), temp_.bytes(), stream_.get());
+                                                            pred, temp_.get(), temp_.bytes(), env);
                      },
                      in_order, stable_count.poisoner(), stable_count.reader()});
     return impls;
 }
 
-std::string Benchmark::check(const Impl &impl) {
+std::string Benchmark::check(const Impl &impl, const CallEnvironment &env) {
     const Expected<int> &expected = *impl.expected;
     const std::size_t elements = expected.values.size();
     poison(out_.get(), elements, stream_.get());
     if (impl.poison_count) impl.poison_count();
-    impl.run(0);
+    impl.run(0, env);
     if (expected.count) {
         const std::string wrong_count = count_mismatch(impl.count(), *expected.count);
         if (!wrong_count.empty()) return wrong_count;
@@ -280,13 +282,14 @@ std::string Benchmark::check(const Impl &impl) {
 }
 
 Measurement Benchmark::measure(const char *operation, const Size &size, int param, double bytes, const Impl &impl,
-                               Rotation &rotation) {
-    const double ms = median_ms(stream_.get(), rotation, options_.runs, impl.run);
-    const std::string mismatch = check(impl);
+                               Rotation &rotation, const Tuning &tuning) {
+    const CallEnvironment env{stream_.get(), tuning};
+    const double ms = median_ms(stream_.get(), rotation, options_.runs, [&](std::size_t at) { impl.run(at, env); });
+    const std::string mismatch = check(impl, env);
     if (!mismatch.empty())
         warn_mismatch(impl.name, operation, (param >= 0 ? std::to_string(param) + "%, " : "") + "n = " + size.label,
                       mismatch);
-    const int block_size = impl.block ? StreamCompaction::block_sizes().*impl.block : 0;
+    const int block_size = impl.block.threads(tuning);
     Measurement m{operation, impl.name, size, param < 0 ? "" : std::to_string(param), ms, bytes, block_size,
                   mismatch.empty()};
     m.anchor = impl.name == "cub";
@@ -345,7 +348,7 @@ void Benchmark::run_sweep() {
         if (log2 > options_.max_log2) continue;
         const Size size = power_of_two(log2);
         std::vector<Impl> impls = scan_impls(size.n);
-        total += std::count_if(impls.begin(), impls.end(), [](const Impl &impl) { return impl.block; }) *
+        total += std::count_if(impls.begin(), impls.end(), [](const Impl &impl) { return bool(impl.block); }) *
                  std::size(kSweepBlocks);
         plan.emplace_back(size, std::move(impls));
     }
@@ -356,10 +359,12 @@ void Benchmark::run_sweep() {
             if (!impl.block) continue;
             for (const int threads : kSweepBlocks) {
                 StreamCompaction::block_sizes() = defaults;
-                StreamCompaction::block_sizes().*impl.block = threads;
+                // impl at this point's block size: in the tuning measure() gives its calls, or in block_sizes().
+                Tuning tuning;
+                impl.block.set(threads, tuning);
                 std::fprintf(stderr, "[sweep %zu/%zu] %s scan n=%s block=%d\n", ++done, total, impl.name.c_str(),
                              size.label.c_str(), threads);
-                sink_(measure("sweep_scan", size, -1, 8.0 * size.n, impl, rotation));
+                sink_(measure("sweep_scan", size, -1, 8.0 * size.n, impl, rotation, tuning));
             }
         }
     }

@@ -86,17 +86,19 @@ private:
         const double bytes = 2.0 * sizeof(T) * n;
         const std::vector<T> expected = exact_exclusive_sum(in(0), n);
 
+        // The environment of our calls: the stream, at the library's default tuning.
+        const StreamCompaction::CallEnvironment env(stream);
         // Times `run`, then checks one more run on copy 0, its output there poisoned first.
-        const auto time = [&](const char *implementation, BlockField block, auto &&run) {
+        const auto time = [&](const char *implementation, BlockKnob block, auto &&run) {
             const double ms = median_ms(stream, rotation, options_.runs, run);
             poison(out(0), n, stream);
             run(0);
             const std::vector<T> got = read_back(out(0), n, stream);
             const std::string mismatch = elements_mismatch(got.data(), expected.data(), n, tolerance<T>());
             if (!mismatch.empty()) warn_mismatch(implementation, operation, "n = " + size.label, mismatch);
-            Measurement m{operation, implementation, size, "", ms, bytes,
-                          block ? StreamCompaction::block_sizes().*block : 0, mismatch.empty()};
-            m.anchor = block == nullptr;
+            Measurement m{operation, implementation, size, "", ms, bytes, block.threads(env.tuning),
+                          mismatch.empty()};
+            m.anchor = !block;
             sink_(m);
         };
         time("cub", nullptr, [&](std::size_t at) {
@@ -104,9 +106,9 @@ private:
             SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp_.get(), temp_bytes, in(at), out(at), static_cast<int>(n),
                                                         stream));
         });
-        time("single_pass", &StreamCompaction::BlockSizes::single_pass, [&](std::size_t at) {
+        time("single_pass", &StreamCompaction::Tuning::single_pass, [&](std::size_t at) {
             StreamCompaction::exclusive_scan(in(at), out(at), n, StreamCompaction::Sum{}, T(0), temp_.get(),
-                                             temp_.bytes(), stream);
+                                             temp_.bytes(), env);
         });
     }
 

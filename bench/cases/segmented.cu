@@ -24,7 +24,7 @@
 #include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/device/segmented_scan.cuh>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/call_tuning.h>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cub/device/device_reduce.cuh>
@@ -293,8 +293,9 @@ std::size_t temp_bytes_for(const SegmentedData &data) {
 template <class V>
 std::vector<Impl> scan_impls(const SegmentedData &data, DeviceBuffer<char> &temp, cudaStream_t stream) {
     const std::size_t n = data.n(), segments = data.segments();
+    const StreamCompaction::CallEnvironment env(stream);  // of ours: the stream, at the library's default tuning
     // The segmented scans run on the single-pass scan machinery (scan.cuh).
-    const int block = StreamCompaction::block_sizes().single_pass;
+    const int block = StreamCompaction::single_pass_threads(env.tuning);
     std::vector<Impl> impls{
         {"cub", true, 0,
          [&data, &temp, n, stream](std::size_t at) {
@@ -304,17 +305,17 @@ std::vector<Impl> scan_impls(const SegmentedData &data, DeviceBuffer<char> &temp
                                                               static_cast<int>(n), cuda::std::equal_to<>{}, stream));
          }},
         {"flags", false, block,
-         [&data, &temp, n, stream](std::size_t at) {
+         [&data, &temp, n, env](std::size_t at) {
              const SegmentedData::Copy<V> c = data.at<V>(at);
              StreamCompaction::segmented_exclusive_scan(c.values, c.flags, c.out, n, StreamCompaction::Sum{}, V(0),
-                                                        temp.get(), temp.bytes(), stream);
+                                                        temp.get(), temp.bytes(), env);
          }},
         {"offsets", false, block,
-         [&data, &temp, n, segments, stream](std::size_t at) {
+         [&data, &temp, n, segments, env](std::size_t at) {
              const SegmentedData::Copy<V> c = data.at<V>(at);
              StreamCompaction::segmented_exclusive_scan_by_offsets(c.values, n, c.offsets, segments, c.out,
                                                                    StreamCompaction::Sum{}, V(0), temp.get(),
-                                                                   temp.bytes(), stream);
+                                                                   temp.bytes(), env);
          }},
     };
     // Thrust's row is the int operation's only, after CUB's.
@@ -333,14 +334,15 @@ template <class V>
 std::vector<Impl> reduce_impls(const SegmentedData &data, DeviceBuffer<char> &temp, cudaStream_t stream) {
     const std::size_t n = data.n(), segments = data.segments();
     using StreamCompaction::SegmentedReduceAlgorithm;
-    const auto ours = [&data, &temp, n, segments, stream](SegmentedReduceAlgorithm algorithm) {
-        return [&data, &temp, n, segments, stream, algorithm](std::size_t at) {
+    const StreamCompaction::CallEnvironment env(stream);  // of ours: the stream, at the library's default tuning
+    const auto ours = [&data, &temp, n, segments, env](SegmentedReduceAlgorithm algorithm) {
+        return [&data, &temp, n, segments, env, algorithm](std::size_t at) {
             const SegmentedData::Copy<V> c = data.at<V>(at);
             StreamCompaction::segmented_reduce(c.values, n, c.offsets, segments, c.sums, StreamCompaction::Sum{}, V(0),
-                                               temp.get(), temp.bytes(), stream, algorithm);
+                                               temp.get(), temp.bytes(), env, algorithm);
         };
     };
-    const int merge_path_block = StreamCompaction::block_sizes().segmented;
+    const int merge_path_block = StreamCompaction::segmented_threads(env.tuning);
     const int ours_block = StreamCompaction::segmented_reduce_engine(n, segments, SegmentedReduceAlgorithm::Auto) ==
                                    SegmentedReduceAlgorithm::ItemTiles
                                ? StreamCompaction::kItemTileThreads

@@ -11,7 +11,7 @@
 #include <stream_compaction/device/segmented_sort.cuh>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_buffer.h>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/call_tuning.h>
 
 #include <cub/device/device_segmented_sort.cuh>
 #include <thrust/equal.h>
@@ -52,7 +52,8 @@ void run_sizes(const Options &options, const Sink &sink, const Size &size, const
     SC_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(nullptr, cub_pairs_bytes, d_keys, d_keys_out, d_values,
                                                             d_values_out, static_cast<int>(n), segments, d_offsets,
                                                             d_offsets + 1, stream));
-    const std::size_t ours_bytes = SC::segmented_sort_temp_bytes<int>(n);
+    const SC::CallEnvironment env(stream);  // of ours: the stream, at the library's default tuning
+    const std::size_t ours_bytes = SC::segmented_sort_temp_bytes<int>(n, env);
     DeviceBuffer<char> temp(std::max({cub_keys_bytes, cub_pairs_bytes, ours_bytes}));
     char *d_temp = temp.get();
     const std::size_t temp_bytes = temp.bytes();
@@ -72,7 +73,7 @@ void run_sizes(const Options &options, const Sink &sink, const Size &size, const
          }},
         {"segmented_sort_keys", "ours", false, false,
          [=](std::size_t) {
-             SC::segmented_sort_keys(d_keys, d_keys_out, n, d_offsets, segments, d_temp, temp_bytes, stream);
+             SC::segmented_sort_keys(d_keys, d_keys_out, n, d_offsets, segments, d_temp, temp_bytes, env);
          }},
         {"segmented_sort_pairs", "cub", true, true,
          [=](std::size_t) {
@@ -84,7 +85,7 @@ void run_sizes(const Options &options, const Sink &sink, const Size &size, const
         {"segmented_sort_pairs", "ours", false, true,
          [=](std::size_t) {
              SC::segmented_sort_pairs(d_keys, d_keys_out, d_values, d_values_out, n, d_offsets, segments, d_temp,
-                                      temp_bytes, stream);
+                                      temp_bytes, env);
          }},
     };
     for (const Impl &impl : impls) {
@@ -105,7 +106,7 @@ void run_sizes(const Options &options, const Sink &sink, const Size &size, const
         const double ms = median_ms(stream, rotation, options.runs, impl.run);
         const double bytes = (impl.pairs ? 16.0 : 8.0) * n + 4.0 * (segments + 1);
         sink(Measurement{impl.operation, impl.name, size, sizes, ms, bytes,
-                         impl.anchor ? 0 : static_cast<int>(SC::block_sizes().radix), ok, impl.anchor});
+                         impl.anchor ? 0 : SC::radix_threads_asked(env.tuning), ok, impl.anchor});
     }
 }
 

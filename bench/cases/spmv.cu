@@ -23,7 +23,7 @@
 #include <stream_compaction/io/matrix_market.h>
 #include <stream_compaction/device/spmv.cuh>
 #include <stream_compaction/detail/spmv/plan.h>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/call_tuning.h>
 #include <stream_compaction/tuning/policies.h>
 
 #include <algorithm>
@@ -60,12 +60,13 @@ constexpr SpmvImpl kImpls[] = {{"cusparse_alg1", SpmvAlgorithm::CusparseCsrAlg1,
                                {"vector_csr", SpmvAlgorithm::VectorCsr, false},
                                {"auto", SpmvAlgorithm::Auto, false}};
 
-// The block size each of ours runs at: flat is a single-pass scan (scan.cuh), merge path the
-// segmented reduction's kernel (segmented_scan.cuh), vector-CSR a compiled constant.
-int block_size_of(SpmvAlgorithm algorithm) {
+// The block size each of ours runs at, made and called with `tuning`: flat is a single-pass scan
+// (scan.cuh), merge path the segmented reduction's kernel (segmented_scan.cuh), vector-CSR a
+// compiled constant.
+int block_size_of(SpmvAlgorithm algorithm, const SC::Tuning &tuning) {
     switch (algorithm) {
-    case SpmvAlgorithm::Flat: return SC::block_sizes().single_pass;
-    case SpmvAlgorithm::MergePath: return SC::block_sizes().segmented;
+    case SpmvAlgorithm::Flat: return SC::single_pass_threads(tuning);
+    case SpmvAlgorithm::MergePath: return SC::segmented_threads(tuning);
     case SpmvAlgorithm::VectorCsr: return SC::kVectorCsrThreads;
     default: return 0;
     }
@@ -161,12 +162,13 @@ void run_matrix(const std::string &name, const CsrMatrix<V> &host, const Options
     const char *operation = std::is_same_v<V, float> ? "spmv_float" : "spmv_double";
     Rotation one_copy(1, copy_stride(1));  // run(offset) ignores the offset: see the L2 note above
     std::vector<V> reference, got(host.rows);
+    const SC::CallEnvironment env(stream);  // of ours: the stream, at the library's default tuning
     for (const SpmvImpl &impl : kImpls) {
-        SC::Spmv<V> multiply(matrix, impl.algorithm);
+        SC::Spmv<V> multiply(matrix, impl.algorithm, env);
         // Storage made once, as cuSPARSE's buffer is: the timing is the multiplication alone.
         DeviceBuffer<char> temp(multiply.temp_bytes());
         // beta = 0: y is only written. The first call also makes cuSPARSE's buffer (and ALG2's analysis).
-        const auto run = [&] { multiply(V(1), x.get(), V(0), y.get(), temp.get(), temp.bytes(), stream); };
+        const auto run = [&] { multiply(V(1), x.get(), V(0), y.get(), temp.get(), temp.bytes(), env); };
         SC_CUDA_CHECK(cudaMemsetAsync(y.get(), 0xFF, y.bytes(), stream));  // NaN: an unwritten row fails
         run();
         SC_CUDA_CHECK(cudaMemcpyAsync(got.data(), y.get(), y.bytes(), cudaMemcpyDeviceToHost, stream));
@@ -179,13 +181,14 @@ void run_matrix(const std::string &name, const CsrMatrix<V> &host, const Options
         const double ms = median_ms(stream, one_copy, options.runs, [&](std::size_t) {
                               for (int i = 0; i < batch; ++i) run();
                           }) / batch;
-        sink(Measurement{operation, row_name(impl, multiply), {nnz, std::to_string(nnz)}, name, ms, bytes,
-                         block_size_of(multiply.chosen()), ok, impl.anchor, 2.0 * nnz});
+        const int block_size = block_size_of(multiply.chosen(), env.tuning);
+        sink(Measurement{operation, row_name(impl, multiply), {nnz, std::to_string(nnz)}, name, ms, bytes, block_size,
+                         ok, impl.anchor, 2.0 * nnz});
         if (batch == 1) continue;
         // The small matrices again, kernels alone: the batch captured in one graph (launch costs gone).
         const double kernel_ms = median_graph_ms(stream, options.runs, batch, run);
         sink(Measurement{operation + std::string("_graph"), row_name(impl, multiply), {nnz, std::to_string(nnz)},
-                         name, kernel_ms, bytes, block_size_of(multiply.chosen()), ok, impl.anchor, 2.0 * nnz});
+                         name, kernel_ms, bytes, block_size, ok, impl.anchor, 2.0 * nnz});
     }
 }
 

@@ -35,6 +35,7 @@
 #include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/device/load_balance.cuh>
 #include <stream_compaction/device/scan.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
@@ -58,12 +59,14 @@ inline TempLayout<8> bfs_layout(std::size_t vertices) {
 
 }  // namespace detail
 
-inline std::size_t bfs_temp_bytes(std::size_t vertices) { return detail::bfs_layout(vertices).bytes(); }
+inline std::size_t bfs_temp_bytes(std::size_t vertices, const CallEnvironment & = {}) {
+    return detail::bfs_layout(vertices).bytes();
+}
 
 // d_levels[v] = the level of vertex v from `source` (-1: unreachable). Returns the number of levels
 // (the largest level + 1). `frontier_sizes`, when given, receives each level's number of vertices.
 inline int bfs_levels(const int *d_row_offsets, const int *d_neighbors, int vertices, int source, int *d_levels,
-                      void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0,
+                      void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {},
                       std::vector<long long> *frontier_sizes = nullptr) {
     SC_NVTX_RANGE("bfs_levels");
     const char *name = "bfs_levels";
@@ -74,7 +77,7 @@ inline int bfs_levels(const int *d_row_offsets, const int *d_neighbors, int vert
     if (d_neighbors == nullptr) throw std::invalid_argument(std::string(name) + ": null neighbours");
     const auto layout = detail::bfs_layout(vertices);
     require_temp_storage(name, d_temp, temp_bytes, layout.bytes());
-    require_not_capturing(name, stream, "each level's frontier size");
+    require_not_capturing(name, env.stream, "each level's frontier size");
     const auto pieces = layout.carve(d_temp);
     unsigned *visited = reinterpret_cast<unsigned *>(pieces[0]);
     int *frontiers[2] = {reinterpret_cast<int *>(pieces[1]), reinterpret_cast<int *>(pieces[2])};
@@ -86,35 +89,36 @@ inline int bfs_levels(const int *d_row_offsets, const int *d_neighbors, int vert
     const std::size_t scan_bytes = scan_temp_bytes<long long>(vertices);
 
     constexpr int kThreads = 256;
-    detail::launch(detail::bfs_start<int>, "bfs_start", std::min(blocks_for(vertices, kThreads), 4096u), kThreads, 0, stream,
-                   d_levels, visited, vertices, source, frontiers[0], level_sizes);
-    SC_CUDA_CHECK(cudaMemsetAsync(edge_offsets, 0, sizeof(long long), stream));
+    detail::launch(detail::bfs_start<int>, "bfs_start", std::min(blocks_for(vertices, kThreads), 4096u), kThreads, 0,
+                   env.stream, d_levels, visited, vertices, source, frontiers[0], level_sizes);
+    SC_CUDA_CHECK(cudaMemsetAsync(edge_offsets, 0, sizeof(long long), env.stream));
     detail::BfsState at{1, 0, 0};
     while (at.frontier_size > 0) {
-        detail::launch(detail::bfs_thin_levels<int>, "bfs_thin_levels", 1, kBfsThinThreads, 0, stream,
+        detail::launch(detail::bfs_thin_levels<int>, "bfs_thin_levels", 1, kBfsThinThreads, 0, env.stream,
                        d_row_offsets, d_neighbors, d_levels, visited, frontiers[0], frontiers[1], level_sizes, d_state,
                        at.frontier_size, at.level, at.parity);
-        SC_CUDA_CHECK(cudaMemcpyAsync(&at, d_state, sizeof at, cudaMemcpyDeviceToHost, stream));
-        SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+        SC_CUDA_CHECK(cudaMemcpyAsync(&at, d_state, sizeof at, cudaMemcpyDeviceToHost, env.stream));
+        SC_CUDA_CHECK(cudaStreamSynchronize(env.stream));
         // Wide levels (at least the one the thin block stopped at) until the frontier is thin again.
         while (at.frontier_size > 0) {
             const int *frontier = frontiers[at.parity];
             // The frontier's edges: offsets[i + 1] = the degrees of frontier[0..i].
             transform_inclusive_scan<long long>(at.frontier_size, detail::FrontierDegree{d_row_offsets, frontier},
                                                 detail::StoreEdgeOffset{edge_offsets}, Sum{}, scan_temp, scan_bytes,
-                                                stream);
+                                                env);
             long long edges = 0;
             SC_CUDA_CHECK(cudaMemcpyAsync(&edges, edge_offsets + at.frontier_size, sizeof edges, cudaMemcpyDeviceToHost,
-                                          stream));
-            SC_CUDA_CHECK(cudaMemsetAsync(next_count, 0, sizeof(unsigned), stream));
-            SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+                                          env.stream));
+            SC_CUDA_CHECK(cudaMemsetAsync(next_count, 0, sizeof(unsigned), env.stream));
+            SC_CUDA_CHECK(cudaStreamSynchronize(env.stream));
             transform_lbs_append(detail::ClaimNeighbor{d_neighbors, visited, d_levels, at.level + 1},
                                  static_cast<std::size_t>(edges), edge_offsets, at.frontier_size,
-                                 detail::FirstEdge{d_row_offsets, frontier}, frontiers[at.parity ^ 1], next_count, stream);
+                                 detail::FirstEdge{d_row_offsets, frontier}, frontiers[at.parity ^ 1], next_count, env);
             SC_CUDA_CHECK(cudaMemcpyAsync(level_sizes + at.level + 1, next_count, sizeof(unsigned),
-                                          cudaMemcpyDeviceToDevice, stream));
-            SC_CUDA_CHECK(cudaMemcpyAsync(&at.frontier_size, next_count, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
-            SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+                                          cudaMemcpyDeviceToDevice, env.stream));
+            SC_CUDA_CHECK(
+                cudaMemcpyAsync(&at.frontier_size, next_count, sizeof(unsigned), cudaMemcpyDeviceToHost, env.stream));
+            SC_CUDA_CHECK(cudaStreamSynchronize(env.stream));
             ++at.level;
             at.parity ^= 1;
             if (at.frontier_size <= static_cast<unsigned>(kBfsThinFrontier)) break;
@@ -123,8 +127,8 @@ inline int bfs_levels(const int *d_row_offsets, const int *d_neighbors, int vert
     if (frontier_sizes) {
         std::vector<unsigned> sizes(static_cast<std::size_t>(at.level));
         SC_CUDA_CHECK(cudaMemcpyAsync(sizes.data(), level_sizes, sizes.size() * sizeof(unsigned), cudaMemcpyDeviceToHost,
-                                      stream));
-        SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+                                      env.stream));
+        SC_CUDA_CHECK(cudaStreamSynchronize(env.stream));
         frontier_sizes->assign(sizes.begin(), sizes.end());
     }
     return at.level;

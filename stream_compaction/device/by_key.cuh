@@ -57,6 +57,8 @@
 #include <stream_compaction/detail/by_key/dispatch.cuh>
 #include <stream_compaction/detail/by_key/run_functors.cuh>
 #include <stream_compaction/detail/select/dispatch.cuh>
+#include <stream_compaction/detail/util/input.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
@@ -68,37 +70,42 @@ namespace StreamCompaction {
 // ---- reduce_by_key ----
 
 template <class K, class V>
-std::size_t reduce_by_key_temp_bytes(std::size_t n) {
+std::size_t reduce_by_key_temp_bytes(std::size_t n, const CallEnvironment & = {}) {
     return detail::by_key_temp_bytes_for<K, V>(n);
 }
 
 template <class K, class V, class Op, class Equal>
 void reduce_by_key(const K *d_keys, const V *d_values, K *d_unique_keys, V *d_reduced_values, std::size_t *d_num_runs,
-                   std::size_t n, Op op, Equal equal, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+                   std::size_t n, Op op, Equal equal, void *d_temp, std::size_t temp_bytes,
+                   const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("reduce_by_key");
     detail::launch_by_key("reduce_by_key", d_keys, detail::value_array<K>(d_values, n, "reduce_by_key"), d_unique_keys,
-                          d_reduced_values, d_num_runs, n, op, equal, d_temp, temp_bytes, stream);
+                          d_reduced_values, d_num_runs, n, op, equal, d_temp, temp_bytes, env);
 }
 
 // ---- unique, unique_by_key ----
 
 // unique shares select_if's machinery and storage.
 template <class T>
-std::size_t unique_temp_bytes(std::size_t n) {
+std::size_t unique_temp_bytes(std::size_t n, const CallEnvironment & = {}) {
     return detail::select_temp_bytes_for<T>(n);
 }
 
 // d_out[0, *d_num_out): the first item of each run of equal items, in order.
-template <class T, class Equal>
-void unique(const T *d_in, T *d_out, std::size_t *d_num_out, std::size_t n, Equal equal, void *d_temp,
-            std::size_t temp_bytes, cudaStream_t stream = 0) {
+// T is the input's value type; d_in and d_out as select_if's (select.cuh): pointers, Thrust's
+// device_ptr, or any random-access iterators (the portable kernel, an item at a time).
+template <class Input, class Output, class Equal>
+void unique(Input d_in, Output d_out, std::size_t *d_num_out, std::size_t n, Equal equal, void *d_temp,
+            std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("unique");
-    detail::single_pass_select("unique", d_in, d_out, d_num_out, n, detail::FirstOfRun<T, Equal>{d_in, equal}, d_temp,
-                               temp_bytes, stream);
+    using T = detail::input_value_t<Input>;
+    auto in = detail::select_input<T>(d_in);
+    detail::single_pass_select<T>("unique", in, detail::select_output(d_out), d_num_out, n,
+                                  detail::FirstOfRun<T, Equal, decltype(in)>{in, equal}, d_temp, temp_bytes, env);
 }
 
 template <class K, class V>
-std::size_t unique_by_key_temp_bytes(std::size_t n) {
+std::size_t unique_by_key_temp_bytes(std::size_t n, const CallEnvironment & = {}) {
     return detail::by_key_temp_bytes_for<K, V>(n);
 }
 
@@ -106,16 +113,16 @@ std::size_t unique_by_key_temp_bytes(std::size_t n) {
 // run's first value.
 template <class K, class V, class Equal>
 void unique_by_key(const K *d_keys, const V *d_values, K *d_keys_out, V *d_values_out, std::size_t *d_num_out,
-                   std::size_t n, Equal equal, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+                   std::size_t n, Equal equal, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("unique_by_key");
     detail::launch_by_key("unique_by_key", d_keys, detail::value_array<K>(d_values, n, "unique_by_key"), d_keys_out,
-                          d_values_out, d_num_out, n, detail::FirstValue{}, equal, d_temp, temp_bytes, stream);
+                          d_values_out, d_num_out, n, detail::FirstValue{}, equal, d_temp, temp_bytes, env);
 }
 
 // ---- run_length_encode ----
 
 template <class T>
-std::size_t run_length_encode_temp_bytes(std::size_t n) {
+std::size_t run_length_encode_temp_bytes(std::size_t n, const CallEnvironment & = {}) {
     return detail::by_key_temp_bytes_for<T, unsigned>(n);
 }
 
@@ -124,10 +131,10 @@ std::size_t run_length_encode_temp_bytes(std::size_t n) {
 // never stored.
 template <class T, class Length>
 void run_length_encode(const T *d_in, T *d_unique_out, Length *d_lengths_out, std::size_t *d_num_runs, std::size_t n,
-                       void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+                       void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("run_length_encode");
     detail::launch_by_key("run_length_encode", d_in, detail::CountOnes{}, d_unique_out, d_lengths_out, d_num_runs, n,
-                          Sum{}, EqualTo{}, d_temp, temp_bytes, stream);
+                          Sum{}, EqualTo{}, d_temp, temp_bytes, env);
 }
 
 }  // namespace StreamCompaction

@@ -36,6 +36,7 @@
 #include <stream_compaction/device/load_balance.cuh>
 #include <stream_compaction/device/radix_sort.cuh>
 #include <stream_compaction/device/scan.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
@@ -53,8 +54,8 @@ constexpr int kMaxGroupedNeighbors = 32;
 // Storage: the point indices and their group ids sorted by group, the places in that order, each
 // group's bounds, every point's pair offsets, its k slots, and the radix sort's and the scan's
 // storage (one at a time).
-inline TempLayout<9> grouped_nearest_layout(std::size_t n, std::size_t groups, int k) {
-    const std::size_t sort_or_scan = std::max(radix_sort_temp_bytes<int, int>(n), scan_temp_bytes<long long>(n));
+inline TempLayout<9> grouped_nearest_layout(std::size_t n, std::size_t groups, int k, const CallEnvironment &env) {
+    const std::size_t sort_or_scan = std::max(radix_sort_temp_bytes<int, int>(n, env), scan_temp_bytes<long long>(n));
     return temp_layout(n * sizeof(int), n * sizeof(int), n * sizeof(int), n * sizeof(float2), groups * sizeof(int),
                        groups * sizeof(int), (n + 1) * sizeof(long long),
                        n * static_cast<std::size_t>(k) * sizeof(unsigned long long), sort_or_scan);
@@ -62,13 +63,14 @@ inline TempLayout<9> grouped_nearest_layout(std::size_t n, std::size_t groups, i
 
 }  // namespace detail
 
-inline std::size_t grouped_nearest_temp_bytes(std::size_t n, std::size_t groups, int k) {
-    return detail::grouped_nearest_layout(n, groups, std::clamp(k, 1, detail::kMaxGroupedNeighbors)).bytes();
+inline std::size_t grouped_nearest_temp_bytes(std::size_t n, std::size_t groups, int k,
+                                              const CallEnvironment &env = {}) {
+    return detail::grouped_nearest_layout(n, groups, std::clamp(k, 1, detail::kMaxGroupedNeighbors), env).bytes();
 }
 
 // d_out[i * k + j] = the (j + 1)-th nearest other point of point i's group, -1 past its group.
 inline void grouped_nearest(const float *d_x, const float *d_y, const int *d_group, int n, int groups, int k, int *d_out,
-                            void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+                            void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("grouped_nearest");
     const char *name = "grouped_nearest";
     if (n < 0 || groups < 1 || k < 1 || k > detail::kMaxGroupedNeighbors)
@@ -76,9 +78,9 @@ inline void grouped_nearest(const float *d_x, const float *d_y, const int *d_gro
                                     " groups, k = " + std::to_string(k) + " (groups >= 1, 1 <= k <= 32)");
     require_device_pointers(name, static_cast<std::size_t>(n), d_x, d_y);
     require_device_pointers(name, static_cast<std::size_t>(n), d_group, d_out);
-    const auto layout = detail::grouped_nearest_layout(n, groups, k);
+    const auto layout = detail::grouped_nearest_layout(n, groups, k, env);
     require_temp_storage(name, d_temp, temp_bytes, layout.bytes());
-    require_not_capturing(name, stream, "the pair count");
+    require_not_capturing(name, env.stream, "the pair count");
     if (n == 0) return;
     const auto pieces = layout.carve(d_temp);
     int *point_index = reinterpret_cast<int *>(pieces[0]), *members = reinterpret_cast<int *>(pieces[1]);
@@ -88,30 +90,31 @@ inline void grouped_nearest(const float *d_x, const float *d_y, const int *d_gro
     long long *pair_offsets = reinterpret_cast<long long *>(pieces[6]);
     unsigned long long *slots = reinterpret_cast<unsigned long long *>(pieces[7]);
     void *work = pieces[8];
-    const std::size_t work_bytes = std::max(radix_sort_temp_bytes<int, int>(n), scan_temp_bytes<long long>(n));
+    const std::size_t work_bytes = std::max(radix_sort_temp_bytes<int, int>(n, env), scan_temp_bytes<long long>(n));
 
     constexpr int kThreads = 256;
     const unsigned grid = std::min(blocks_for(n, kThreads), 4096u);
-    detail::launch(detail::fill_positions<int>, "fill_positions", grid, kThreads, 0, stream, point_index,
+    detail::launch(detail::fill_positions<int>, "fill_positions", grid, kThreads, 0, env.stream, point_index,
                    static_cast<std::size_t>(n));  // the values the sort by group carries
-    radix_sort_pairs(d_group, sorted_groups, point_index, members, n, work, work_bytes, stream);
-    detail::launch(detail::gather_member_places<>, "gather_member_places", grid, kThreads, 0, stream, members, d_x, d_y,
-                   static_cast<long long>(n), member_places);
-    SC_CUDA_CHECK(cudaMemsetAsync(begin, 0, groups * sizeof(int), stream));
-    SC_CUDA_CHECK(cudaMemsetAsync(end, 0, groups * sizeof(int), stream));
-    detail::launch(detail::group_bounds<>, "group_bounds", grid, kThreads, 0, stream, sorted_groups,
+    radix_sort_pairs(d_group, sorted_groups, point_index, members, n, work, work_bytes, env);
+    detail::launch(detail::gather_member_places<>, "gather_member_places", grid, kThreads, 0, env.stream, members, d_x,
+                   d_y, static_cast<long long>(n), member_places);
+    SC_CUDA_CHECK(cudaMemsetAsync(begin, 0, groups * sizeof(int), env.stream));
+    SC_CUDA_CHECK(cudaMemsetAsync(end, 0, groups * sizeof(int), env.stream));
+    detail::launch(detail::group_bounds<>, "group_bounds", grid, kThreads, 0, env.stream, sorted_groups,
                    static_cast<long long>(n), groups, begin, end);
-    SC_CUDA_CHECK(cudaMemsetAsync(pair_offsets, 0, sizeof(long long), stream));
+    SC_CUDA_CHECK(cudaMemsetAsync(pair_offsets, 0, sizeof(long long), env.stream));
     transform_inclusive_scan<long long>(n, detail::GroupSizeOf{d_group, begin, end, groups},
-                                        detail::StorePairOffset{pair_offsets}, Sum{}, work, work_bytes, stream);
+                                        detail::StorePairOffset{pair_offsets}, Sum{}, work, work_bytes, env);
     long long pairs = 0;
-    SC_CUDA_CHECK(cudaMemcpyAsync(&pairs, pair_offsets + n, sizeof pairs, cudaMemcpyDeviceToHost, stream));
-    SC_CUDA_CHECK(cudaMemsetAsync(slots, 0xFF, static_cast<std::size_t>(n) * k * sizeof(unsigned long long), stream));
-    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    SC_CUDA_CHECK(cudaMemcpyAsync(&pairs, pair_offsets + n, sizeof pairs, cudaMemcpyDeviceToHost, env.stream));
+    SC_CUDA_CHECK(
+        cudaMemsetAsync(slots, 0xFF, static_cast<std::size_t>(n) * k * sizeof(unsigned long long), env.stream));
+    SC_CUDA_CHECK(cudaStreamSynchronize(env.stream));
     transform_lbs(detail::OfferPair{member_places, members, slots, k}, static_cast<std::size_t>(pairs), pair_offsets,
                   static_cast<std::size_t>(n), detail::LoadPointAndGroup{d_x, d_y, d_group, begin, slots, groups, k},
-                  stream);
-    detail::launch(detail::write_neighbors<>, "write_neighbors", grid, kThreads, 0, stream, slots,
+                  env);
+    detail::launch(detail::write_neighbors<>, "write_neighbors", grid, kThreads, 0, env.stream, slots,
                    static_cast<long long>(n), k, d_out);
 }
 

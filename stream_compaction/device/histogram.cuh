@@ -28,6 +28,7 @@
 // cuda_error from CUDA.
 #include <stream_compaction/detail/histogram/dispatch.cuh>
 #include <stream_compaction/detail/util/input.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/nvtx.h>
 
 #include <cstddef>
@@ -37,9 +38,9 @@ namespace StreamCompaction {
 template <class SampleInput, class Counter>
 void histogram_even(SampleInput d_samples, std::size_t n, Counter *d_histogram, int num_bins,
                     detail::input_value_t<SampleInput> lower, detail::input_value_t<SampleInput> upper,
-                    cudaStream_t stream = 0) {
+                    const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("histogram_even");
-    detail::histogram_even("histogram_even", d_samples, n, d_histogram, num_bins, lower, upper, stream);
+    detail::histogram_even("histogram_even", d_samples, n, d_histogram, num_bins, lower, upper, env.stream);
 }
 
 }  // namespace StreamCompaction

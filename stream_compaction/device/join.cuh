@@ -44,6 +44,7 @@
 #include <stream_compaction/detail/merge/join.cuh>
 #include <stream_compaction/device/load_balance.cuh>
 #include <stream_compaction/device/scan.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
@@ -96,37 +97,38 @@ void require_join_inputs(const char *name, const K *d_a, std::size_t na, const K
 template <class K, class Less>
 void count_join_pairs(const char *name, const K *d_a, std::size_t na, const K *d_b, std::size_t nb,
                       long long capacity, std::size_t *d_num_pairs, const JoinStorage &storage, Less less,
-                      cudaStream_t stream) {
-    sorted_search(name, d_a, na, d_b, nb, storage.lower, Bound::Lower, less, stream);
-    sorted_search(name, d_a, na, d_b, nb, storage.upper, Bound::Upper, less, stream);
+                      const CallEnvironment &env) {
+    sorted_search(name, d_a, na, d_b, nb, storage.lower, Bound::Lower, less, env.stream);
+    sorted_search(name, d_a, na, d_b, nb, storage.upper, Bound::Upper, less, env.stream);
     transform_inclusive_scan<long long>(na, JoinMatchCount{storage.lower, storage.upper, static_cast<long long>(nb)},
                                         JoinOffsetStore{storage.offsets, na, capacity, d_num_pairs}, Sum{},
-                                        storage.scan, scan_temp_bytes<long long>(na), stream);
+                                        storage.scan, scan_temp_bytes<long long>(na), env);
 }
 
 }  // namespace detail
 
 // The storage of inner_join and inner_join_size (it depends on na alone).
-inline std::size_t inner_join_temp_bytes(std::size_t na, std::size_t /*nb*/) {
+inline std::size_t inner_join_temp_bytes(std::size_t na, std::size_t /*nb*/, const CallEnvironment & = {}) {
     return na == 0 ? 0 : detail::join_layout(na).bytes();
 }
 
 // The number of pairs, after checking that both inputs are sorted. Waits on the host.
 template <class K, class LessOp = Less>
 std::size_t inner_join_size(const K *d_a, std::size_t na, const K *d_b, std::size_t nb, void *d_temp,
-                            std::size_t temp_bytes, cudaStream_t stream = 0, LessOp less = LessOp{}) {
+                            std::size_t temp_bytes, const CallEnvironment &env = {}, LessOp less = LessOp{}) {
     SC_NVTX_RANGE("inner_join_size");
     const char *name = "inner_join_size";
     detail::require_join_inputs(name, d_a, na, d_b, nb);
     if (na == 0 || nb == 0) return 0;
-    require_not_capturing(name, stream, "the pair count");
+    require_not_capturing(name, env.stream, "the pair count");
     require_temp_storage(name, d_temp, temp_bytes, inner_join_temp_bytes(na, nb));
     const detail::JoinStorage storage = detail::carve_join(na, d_temp);
-    detail::require_sorted(name, d_a, na, d_b, nb, less, storage.scratch->unsorted, stream);
-    detail::count_join_pairs(name, d_a, na, d_b, nb, 0, &storage.scratch->num_pairs, storage, less, stream);
+    detail::require_sorted(name, d_a, na, d_b, nb, less, storage.scratch->unsorted, env.stream);
+    detail::count_join_pairs(name, d_a, na, d_b, nb, 0, &storage.scratch->num_pairs, storage, less, env);
     std::size_t pairs = 0;
-    SC_CUDA_CHECK(cudaMemcpyAsync(&pairs, &storage.scratch->num_pairs, sizeof pairs, cudaMemcpyDeviceToHost, stream));
-    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    SC_CUDA_CHECK(
+        cudaMemcpyAsync(&pairs, &storage.scratch->num_pairs, sizeof pairs, cudaMemcpyDeviceToHost, env.stream));
+    SC_CUDA_CHECK(cudaStreamSynchronize(env.stream));
     return pairs;
 }
 
@@ -135,7 +137,7 @@ std::size_t inner_join_size(const K *d_a, std::size_t na, const K *d_b, std::siz
 template <class K, class Index, class LessOp = Less>
 void inner_join(const K *d_a, std::size_t na, const K *d_b, std::size_t nb, Index *d_out_a_indices,
                 Index *d_out_b_indices, std::size_t capacity, std::size_t *d_num_pairs, void *d_temp,
-                std::size_t temp_bytes, cudaStream_t stream = 0, LessOp less = LessOp{}) {
+                std::size_t temp_bytes, const CallEnvironment &env = {}, LessOp less = LessOp{}) {
     SC_NVTX_RANGE("inner_join");
     const char *name = "inner_join";
     detail::require_join_inputs(name, d_a, na, d_b, nb);
@@ -148,18 +150,18 @@ void inner_join(const K *d_a, std::size_t na, const K *d_b, std::size_t nb, Inde
         throw std::invalid_argument(std::string(name) + ": capacity of " + std::to_string(capacity) +
                                     " pairs (the work grows with it: give the count or a close bound)");
     if (na == 0 || nb == 0) {
-        SC_CUDA_CHECK(cudaMemsetAsync(d_num_pairs, 0, sizeof(std::size_t), stream));
+        SC_CUDA_CHECK(cudaMemsetAsync(d_num_pairs, 0, sizeof(std::size_t), env.stream));
         return;
     }
     require_temp_storage(name, d_temp, temp_bytes, inner_join_temp_bytes(na, nb));
     const detail::JoinStorage storage = detail::carve_join(na, d_temp);
     detail::count_join_pairs(name, d_a, na, d_b, nb, static_cast<long long>(capacity), d_num_pairs, storage, less,
-                             stream);
+                             env);
     if (capacity == 0) return;
     // Segments 0 .. na - 1 are a's items; segment na is the filler up to capacity.
     const detail::JoinEmit<Index> emit{storage.lower, static_cast<long long>(na), static_cast<long long>(nb),
                                        d_out_a_indices, d_out_b_indices};
-    transform_lbs(emit, capacity, static_cast<const long long *>(storage.offsets), na + 1, stream);
+    transform_lbs(emit, capacity, static_cast<const long long *>(storage.offsets), na + 1, env);
 }
 
 }  // namespace StreamCompaction

@@ -41,6 +41,7 @@
 // Errors: std::invalid_argument for null pointers or items without segments (nothing enqueued),
 // cuda_error from CUDA.
 #include <stream_compaction/detail/load_balance/dispatch.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
 
@@ -48,24 +49,30 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace StreamCompaction {
 
 template <class Offset, class F>
-void transform_lbs(F f, std::size_t n_items, const Offset *d_offsets, std::size_t segments, cudaStream_t stream = 0) {
+void transform_lbs(F f, std::size_t n_items, const Offset *d_offsets, std::size_t segments,
+                   const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("transform_lbs");
-    detail::launch_transform_lbs("transform_lbs", n_items, d_offsets, segments, detail::NoSegmentValues{}, f, stream);
+    detail::launch_transform_lbs("transform_lbs", n_items, d_offsets, segments, detail::NoSegmentValues{}, f,
+                                 env.stream);
 }
 
 // T: what load(segment) returns (trivially copyable; staged in shared memory, 16 bytes at most).
-template <class Offset, class F, class Load>
+// Not a CallEnvironment (nor a stream, which converts to one): transform_lbs(f, n, d_offsets,
+// segments, stream) is the overload above.
+template <class Offset, class F, class Load,
+          class = std::enable_if_t<!std::is_convertible_v<Load, const CallEnvironment &>>>
 void transform_lbs(F f, std::size_t n_items, const Offset *d_offsets, std::size_t segments, Load load,
-                   cudaStream_t stream = 0) {
+                   const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("transform_lbs");
     using T = decltype(load(0LL));
     static_assert(sizeof(T) <= 16, "transform_lbs: a segment value is staged per segment in shared memory: 16 bytes at most");
     detail::launch_transform_lbs("transform_lbs", n_items, d_offsets, segments, detail::SegmentValues<T, Load>{load}, f,
-                                 stream);
+                                 env.stream);
 }
 
 // Dynamic work creation (moderngpu's lbs_workcreate idea, one new item at most per item): every
@@ -77,49 +84,50 @@ void transform_lbs(F f, std::size_t n_items, const Offset *d_offsets, std::size_
 // 2^32.
 template <class Offset, class F, class T>
 void transform_lbs_append(F f, std::size_t n_items, const Offset *d_offsets, std::size_t segments, T *d_out,
-                          unsigned *d_count, cudaStream_t stream = 0) {
+                          unsigned *d_count, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("transform_lbs_append");
     require_device_pointers("transform_lbs_append", n_items, d_out, d_count);
     detail::launch_transform_lbs("transform_lbs_append", n_items, d_offsets, segments, detail::NoSegmentValues{},
-                                 detail::AppendEmitted<F, T>{f, d_out, d_count}, stream);
+                                 detail::AppendEmitted<F, T>{f, d_out, d_count}, env.stream);
 }
 
 template <class Offset, class F, class Load, class T>
 void transform_lbs_append(F f, std::size_t n_items, const Offset *d_offsets, std::size_t segments, Load load, T *d_out,
-                          unsigned *d_count, cudaStream_t stream = 0) {
+                          unsigned *d_count, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("transform_lbs_append");
     using V = decltype(load(0LL));
     static_assert(sizeof(V) <= 16, "transform_lbs_append: a segment value is staged per segment in shared memory: 16 bytes at most");
     require_device_pointers("transform_lbs_append", n_items, d_out, d_count);
     detail::launch_transform_lbs("transform_lbs_append", n_items, d_offsets, segments,
                                  detail::SegmentValues<V, Load>{load}, detail::AppendEmitted<F, T>{f, d_out, d_count},
-                                 stream);
+                                 env.stream);
 }
 
 // d_segment_of_item[i] = the segment that holds item i.
 template <class Offset, class Index>
 void load_balancing_search(std::size_t n_items, const Offset *d_offsets, std::size_t segments, Index *d_segment_of_item,
-                           cudaStream_t stream = 0) {
+                           const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("load_balancing_search");
     require_device_pointers("load_balancing_search", n_items, d_offsets, d_segment_of_item);
     if (segments > static_cast<unsigned long long>(std::numeric_limits<Index>::max()))
         throw std::invalid_argument("load_balancing_search: " + std::to_string(segments) +
                                     " segments do not fit the index type");
     detail::launch_transform_lbs("load_balancing_search", n_items, d_offsets, segments, detail::NoSegmentValues{},
-                                 detail::WriteSegment<Index>{d_segment_of_item}, stream);
+                                 detail::WriteSegment<Index>{d_segment_of_item}, env.stream);
 }
 
 // d_out[i] = d_values[the segment of item i].
 template <class Offset, class T>
 void interval_expand(std::size_t n_items, const Offset *d_offsets, std::size_t segments, const T *d_values, T *d_out,
-                     cudaStream_t stream = 0) {
+                     const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("interval_expand");
     require_device_pointers("interval_expand", n_items, d_offsets, d_out);
     require_device_pointers("interval_expand", n_items, d_values, d_out);
     static_assert(sizeof(T) <= 16, "interval_expand: values of 16 bytes at most");
     using Load = detail::InputLoad<const T *, T>;
     detail::launch_transform_lbs("interval_expand", n_items, d_offsets, segments,
-                                 detail::SegmentValues<T, Load>{Load{d_values}}, detail::WriteValue<T>{d_out}, stream);
+                                 detail::SegmentValues<T, Load>{Load{d_values}}, detail::WriteValue<T>{d_out},
+                                 env.stream);
 }
 
 namespace detail {
@@ -141,29 +149,30 @@ void launch_interval_move(const char *name, std::size_t n_items, const Offset *d
 // d_out[offsets[s] + r] = d_in[gather[s] + r] for every item r of every segment s.
 template <class Offset, class G, class T>
 void interval_gather(std::size_t n_items, const Offset *d_offsets, std::size_t segments, const G *d_gather, const T *d_in,
-                     T *d_out, cudaStream_t stream = 0) {
+                     T *d_out, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("interval_gather");
     detail::launch_interval_move("interval_gather", n_items, d_offsets, segments, d_gather, static_cast<const G *>(nullptr),
-                                 d_in, d_out, stream);
+                                 d_in, d_out, env.stream);
 }
 
 // d_out[scatter[s] + r] = d_in[gather[s] + r] for every item r of every segment s (the segments'
 // destinations must not overlap, nor the output the input).
 template <class Offset, class G, class S, class T>
 void interval_move(std::size_t n_items, const Offset *d_offsets, std::size_t segments, const G *d_gather,
-                   const S *d_scatter, const T *d_in, T *d_out, cudaStream_t stream = 0) {
+                   const S *d_scatter, const T *d_in, T *d_out, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("interval_move");
     require_device_pointers("interval_move", n_items, d_scatter, d_scatter);
-    detail::launch_interval_move("interval_move", n_items, d_offsets, segments, d_gather, d_scatter, d_in, d_out, stream);
+    detail::launch_interval_move("interval_move", n_items, d_offsets, segments, d_gather, d_scatter, d_in, d_out,
+                                 env.stream);
 }
 
 // Throws std::invalid_argument naming the first broken rule unless d_offsets[0..segments] are valid
 // CSR offsets of n_items items. Waits for the device (refuses a capturing stream).
 template <class Offset>
 void check_segment_offsets(const Offset *d_offsets, std::size_t segments, std::size_t n_items,
-                           cudaStream_t stream = 0) {
+                           const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("check_segment_offsets");
-    detail::check_segment_offsets("check_segment_offsets", d_offsets, segments, n_items, stream);
+    detail::check_segment_offsets("check_segment_offsets", d_offsets, segments, n_items, env.stream);
 }
 
 }  // namespace StreamCompaction

@@ -43,6 +43,7 @@
 // Errors: std::invalid_argument for null pointers with items to process and indices too narrow
 // (nothing enqueued), cuda_error from CUDA.
 #include <stream_compaction/detail/merge/dispatch.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
@@ -56,26 +57,26 @@ namespace StreamCompaction {
 // d_out[0, na + nb) = the stable merge of d_a[0, na) and d_b[0, nb).
 template <class K, class LessOp>
 void merge_keys(const K *d_a, std::size_t na, const K *d_b, std::size_t nb, K *d_out, LessOp less,
-                cudaStream_t stream = 0) {
+                const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("merge_keys");
     require_device_pointers("merge_keys", na, d_a, d_out);
     require_device_pointers("merge_keys", nb, d_b, d_out);
     detail::launch_merge<K, char, false>("merge_keys", d_a, static_cast<const char *>(nullptr), na, d_b,
                                          static_cast<const char *>(nullptr), nb, d_out, static_cast<char *>(nullptr),
-                                         less, stream);
+                                         less, env.stream);
 }
 
 // The same for keys with values: each value stays beside its key.
 template <class K, class V, class LessOp>
 void merge_pairs(const K *d_a_keys, const V *d_a_values, std::size_t na, const K *d_b_keys, const V *d_b_values,
-                 std::size_t nb, K *d_out_keys, V *d_out_values, LessOp less, cudaStream_t stream = 0) {
+                 std::size_t nb, K *d_out_keys, V *d_out_values, LessOp less, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("merge_pairs");
     require_device_pointers("merge_pairs", na, d_a_keys, d_out_keys);
     require_device_pointers("merge_pairs", na, d_a_values, d_out_values);
     require_device_pointers("merge_pairs", nb, d_b_keys, d_out_keys);
     require_device_pointers("merge_pairs", nb, d_b_values, d_out_values);
     detail::launch_merge<K, V, true>("merge_pairs", d_a_keys, d_a_values, na, d_b_keys, d_b_values, nb, d_out_keys,
-                                     d_out_values, less, stream);
+                                     d_out_values, less, env.stream);
 }
 
 // ---- searches ----
@@ -85,27 +86,27 @@ void merge_pairs(const K *d_a_keys, const V *d_a_values, std::size_t na, const K
 // needle, moderngpu's sorted_search. One merge-path pass: O(n_needles + n_haystack) work.
 template <class K, class Index, class LessOp>
 void sorted_search(const K *d_needles, std::size_t n_needles, const K *d_haystack, std::size_t n_haystack,
-                   Index *d_out_indices, Bound bound, LessOp less, cudaStream_t stream = 0) {
+                   Index *d_out_indices, Bound bound, LessOp less, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("sorted_search");
     detail::sorted_search("sorted_search", d_needles, n_needles, d_haystack, n_haystack, d_out_indices, bound, less,
-                          stream);
+                          env.stream);
 }
 
 // Needles in any order: d_out[i] = the first position of d_haystack[0, n) where needle i could be
 // inserted keeping it sorted (thrust::lower_bound's vectorized form). A binary search per needle.
 template <class K, class Index, class LessOp = Less>
 void lower_bound(const K *d_haystack, std::size_t n, const K *d_needles, std::size_t m, Index *d_out,
-                 LessOp less = LessOp{}, cudaStream_t stream = 0) {
+                 LessOp less = LessOp{}, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("lower_bound");
-    detail::binary_search<Bound::Lower>("lower_bound", d_haystack, n, d_needles, m, d_out, less, stream);
+    detail::binary_search<Bound::Lower>("lower_bound", d_haystack, n, d_needles, m, d_out, less, env.stream);
 }
 
 // ... and the last such position (thrust::upper_bound).
 template <class K, class Index, class LessOp = Less>
 void upper_bound(const K *d_haystack, std::size_t n, const K *d_needles, std::size_t m, Index *d_out,
-                 LessOp less = LessOp{}, cudaStream_t stream = 0) {
+                 LessOp less = LessOp{}, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("upper_bound");
-    detail::binary_search<Bound::Upper>("upper_bound", d_haystack, n, d_needles, m, d_out, less, stream);
+    detail::binary_search<Bound::Upper>("upper_bound", d_haystack, n, d_needles, m, d_out, less, env.stream);
 }
 
 }  // namespace StreamCompaction

@@ -40,12 +40,13 @@
 //   +inf, with it set before -inf.
 // Values: any trivially copyable type of 4 or 8 bytes (int, float, std::int64_t, ...).
 // The outputs must not overlap the inputs. Temporary storage (a copy of the keys and values, and
-// 4 KiB of look-back status per tile) may hold anything; its size depends on block_sizes().radix,
-// so query it with the block size the sort runs with. Calls that share it
+// 4 KiB of look-back status per tile) may hold anything; its size depends on the radix block size
+// (Tuning::radix), so query it with the environment the sort runs with. Calls that share it
 // must be ordered (one stream). Errors: std::invalid_argument for bad arguments (before any work is
 // enqueued), cuda_error from CUDA.
 #include <stream_compaction/detail/radix_sort/dispatch.cuh>
 #include <stream_compaction/detail/scan/dispatch.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/radix_sort_order.h>
@@ -59,11 +60,11 @@
 
 namespace StreamCompaction {
 
-// Bytes of temporary storage a sort of n keys (and values of type Value) needs at the current
-// block_sizes().radix.
+// Bytes of temporary storage a sort of n keys (and values of type Value) needs at the
+// environment's radix block size.
 template <class Key, class Value = KeysOnly>
-std::size_t radix_sort_temp_bytes(std::size_t n) {
-    return detail::radix_temp_bytes<Key, Value>(n);
+std::size_t radix_sort_temp_bytes(std::size_t n, const CallEnvironment &env = {}) {
+    return detail::radix_temp_bytes<Key, Value>(n, detail::kRadixMaxPortionKeys, env.tuning);
 }
 
 namespace detail {
@@ -77,60 +78,60 @@ RadixOrder<Key> radix_order(const RadixSortOrder &order, const char *name) {
 
 template <class Key>
 void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
-                     RadixSortOrder order, cudaStream_t stream = 0) {
+                     RadixSortOrder order, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("radix_sort_keys");
     const auto compared = detail::radix_order<Key>(order, "radix_sort_keys");
     detail::radix_sort<Key, KeysOnly>("radix_sort_keys", d_keys_in, d_keys_out, nullptr, nullptr, n, d_temp,
-                                      temp_bytes, stream, detail::kRadixMaxPortionKeys, compared);
+                                      temp_bytes, env, detail::kRadixMaxPortionKeys, compared);
 }
 
 template <class Key>
 void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
-                     cudaStream_t stream = 0) {
-    radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, temp_bytes, RadixSortOrder{}, stream);
+                     const CallEnvironment &env = {}) {
+    radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, temp_bytes, RadixSortOrder{}, env);
 }
 
 // Values only travel with their keys, so they move as raw bits: one kernel per value size.
 template <class Key, class Value>
 void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in, Value *d_values_out,
                       std::size_t n, void *d_temp, std::size_t temp_bytes, RadixSortOrder order,
-                      cudaStream_t stream = 0) {
+                      const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("radix_sort_pairs");
     static_assert(std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8),
                   "radix sort values are trivially copyable types of 4 or 8 bytes");
     using Bits = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;
     const auto compared = detail::radix_order<Key>(order, "radix_sort_pairs");
     detail::radix_sort<Key, Bits>("radix_sort_pairs", d_keys_in, d_keys_out, reinterpret_cast<const Bits *>(d_values_in),
-                                  reinterpret_cast<Bits *>(d_values_out), n, d_temp, temp_bytes, stream,
+                                  reinterpret_cast<Bits *>(d_values_out), n, d_temp, temp_bytes, env,
                                   detail::kRadixMaxPortionKeys, compared);
 }
 
 template <class Key, class Value>
 void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in, Value *d_values_out,
-                      std::size_t n, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+                      std::size_t n, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {}) {
     radix_sort_pairs(d_keys_in, d_keys_out, d_values_in, d_values_out, n, d_temp, temp_bytes, RadixSortOrder{},
-                     stream);
+                     env);
 }
 
 template <class Key>
-void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, cudaStream_t stream = 0) {
+void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, const CallEnvironment &env = {}) {
     require_device_pointers("radix_sort_keys", n, d_keys_in, d_keys_out);
     if (n == 0) return;
-    const std::size_t bytes = radix_sort_temp_bytes<Key>(n);
-    detail::with_temp_storage(bytes, stream, [&](void *d_temp) {
-        radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, bytes, stream);
+    const std::size_t bytes = radix_sort_temp_bytes<Key>(n, env);
+    detail::with_temp_storage(bytes, env, [&](void *d_temp) {
+        radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, bytes, env);
     });
 }
 
 template <class Key, class Value>
 void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in, Value *d_values_out,
-                      std::size_t n, cudaStream_t stream = 0) {
+                      std::size_t n, const CallEnvironment &env = {}) {
     require_device_pointers("radix_sort_pairs", n, d_keys_in, d_keys_out);
     require_device_pointers("radix_sort_pairs", n, d_values_in, d_values_out);
     if (n == 0) return;
-    const std::size_t bytes = radix_sort_temp_bytes<Key, Value>(n);
-    detail::with_temp_storage(bytes, stream, [&](void *d_temp) {
-        radix_sort_pairs(d_keys_in, d_keys_out, d_values_in, d_values_out, n, d_temp, bytes, stream);
+    const std::size_t bytes = radix_sort_temp_bytes<Key, Value>(n, env);
+    detail::with_temp_storage(bytes, env, [&](void *d_temp) {
+        radix_sort_pairs(d_keys_in, d_keys_out, d_values_in, d_values_out, n, d_temp, bytes, env);
     });
 }
 

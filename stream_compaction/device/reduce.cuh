@@ -42,6 +42,7 @@
 // for bad arguments (null pointers, storage too small, an operator the atomics cannot do), before
 // anything is enqueued; cuda_error from CUDA.
 #include <stream_compaction/detail/reduce/dispatch.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
@@ -54,49 +55,50 @@ namespace StreamCompaction {
 // Bytes of temporary storage for a reduction of n items of T by `strategy` (0 for n = 0 and for
 // Atomics; for Chunked, a call state and one partial per block, at most kReduceMaxBlocks of them).
 template <class T>
-std::size_t reduce_temp_bytes(std::size_t n, ReduceStrategy strategy = ReduceStrategy::Chunked) {
+std::size_t reduce_temp_bytes(std::size_t n, ReduceStrategy strategy = ReduceStrategy::Chunked,
+                              const CallEnvironment & = {}) {
     return detail::reduce_temp_bytes_for<T>(n, strategy);
 }
 
 // The chunked reduction: one launch.
 template <class T, class Op>
 void reduce(const T *d_in, T *d_out, std::size_t n, Op op, T identity, void *d_temp, std::size_t temp_bytes,
-            cudaStream_t stream = 0) {
+            const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("reduce");
     require_device_pointers("reduce", n, d_in, d_out);
     detail::require_output("reduce", d_out);
     require_temp_storage("reduce", d_temp, temp_bytes, reduce_temp_bytes<T>(n));
-    if (n == 0) return detail::write_value(d_out, identity, stream);
-    detail::chunked_reduce(detail::ArrayItems<T>{d_in}, n, op, identity, d_out, d_temp, stream);
+    if (n == 0) return detail::write_value(d_out, identity, env.stream);
+    detail::chunked_reduce(detail::ArrayItems<T>{d_in}, n, op, identity, d_out, d_temp, env);
 }
 
 // The same by any strategy; storage: reduce_temp_bytes<T>(n, strategy).
 template <class T, class Op>
 void reduce(ReduceStrategy strategy, const T *d_in, T *d_out, std::size_t n, Op op, T identity, void *d_temp,
-            std::size_t temp_bytes, cudaStream_t stream = 0) {
+            std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("reduce");
     require_device_pointers("reduce", n, d_in, d_out);
     detail::require_output("reduce", d_out);
     require_temp_storage("reduce", d_temp, temp_bytes, reduce_temp_bytes<T>(n, strategy));
-    detail::reduce_by("reduce", strategy, d_in, n, op, identity, d_out, d_temp, stream);
+    detail::reduce_by("reduce", strategy, d_in, n, op, identity, d_out, d_temp, env);
 }
 
 // The reduction of the items load(0), ..., load(n - 1) of a device functor `T load(std::size_t i)`,
 // computed as they are combined (nothing is materialized); n may exceed 2^31. One launch of the
 // chunked strategy. Storage: transform_reduce_temp_bytes<T>(n).
 template <class T>
-std::size_t transform_reduce_temp_bytes(std::size_t n) {
+std::size_t transform_reduce_temp_bytes(std::size_t n, const CallEnvironment & = {}) {
     return detail::reduce_temp_bytes_for<T>(n, ReduceStrategy::Chunked);
 }
 
 template <class Load, class Op, class T>
 void transform_reduce(std::size_t n, Load load, Op op, T identity, T *d_out, void *d_temp, std::size_t temp_bytes,
-                      cudaStream_t stream = 0) {
+                      const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("transform_reduce");
     detail::require_output("transform_reduce", d_out);
     require_temp_storage("transform_reduce", d_temp, temp_bytes, transform_reduce_temp_bytes<T>(n));
-    if (n == 0) return detail::write_value(d_out, identity, stream);
-    detail::chunked_reduce(detail::FunctorItems<T, Load>{load}, n, op, identity, d_out, d_temp, stream);
+    if (n == 0) return detail::write_value(d_out, identity, env.stream);
+    detail::chunked_reduce(detail::FunctorItems<T, Load>{load}, n, op, identity, d_out, d_temp, env);
 }
 
 // The maximum segment sum of n ints and its segment (MaxSegmentSum, support/reduction.h: the
@@ -104,15 +106,17 @@ void transform_reduce(std::size_t n, Load load, Op op, T identity, T *d_out, voi
 // starts first, then the shortest). A map-reduce with the (mss, mis, mcs, ts) operator, in one
 // launch: each thread folds its contiguous chunk with Kadane's step, and the chunks' tuples are
 // combined in order. Sums are 64-bit.
-inline std::size_t max_segment_sum_temp_bytes(std::size_t n) { return detail::max_segment_sum_temp_bytes_for(n); }
+inline std::size_t max_segment_sum_temp_bytes(std::size_t n, const CallEnvironment & = {}) {
+    return detail::max_segment_sum_temp_bytes_for(n);
+}
 
 inline void max_segment_sum(const int *d_in, MaxSegmentSum *d_out, std::size_t n, void *d_temp, std::size_t temp_bytes,
-                            cudaStream_t stream = 0) {
+                            const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("max_segment_sum");
     require_device_pointers("max_segment_sum", n, d_in, d_out);
     detail::require_output("max_segment_sum", d_out);
     require_temp_storage("max_segment_sum", d_temp, temp_bytes, max_segment_sum_temp_bytes(n));
-    detail::max_segment_sum_chunked(d_in, n, d_out, d_temp, stream);
+    detail::max_segment_sum_chunked(d_in, n, d_out, d_temp, env);
 }
 
 }  // namespace StreamCompaction

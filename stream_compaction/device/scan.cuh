@@ -1,7 +1,8 @@
 #pragma once
 // Single-pass scan (Merrill & Garland 2016, decoupled look-back): one launch reads every element
 // once and writes it once, for any trivially copyable T and any associative operator, commutative
-// or not. Device pointers, 64-bit n, in place allowed (d_out == d_in), work enqueued on `stream`.
+// or not. Device pointers, 64-bit n, in place allowed (d_out == d_in), work enqueued on the stream
+// of `env` (support/call_environment.h: a stream converts to one), with its block size and staging.
 //
 // Example:
 //   std::vector<int> in(1000, 1), out(in.size());
@@ -15,51 +16,57 @@
 //       if (out[i] != int(i)) return 1;
 //   inclusive_scan(d_in.get(), d_in.get(), in.size(), Max{});   // in place; allocates its own
 //
-// transform_inclusive_scan<T>(n, load, store, op, d_temp, bytes, stream) scans items that device
-// functors compute on the fly (below).
+// The overloads without temporary storage take it from the environment's memory resource, one
+// allocation per call, given back on its stream. transform_inclusive_scan<T>(n, load, store, op,
+// d_temp, bytes, env) scans items that device functors compute on the fly (below).
 //
 // Temporary storage may hold anything and is reused from call to call; calls that share it must
 // be ordered (one stream). Errors: std::invalid_argument for bad arguments, cuda_error from CUDA.
 #include <stream_compaction/detail/scan/dispatch.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
+#include <stream_compaction/tuning/call_tuning.h>
 
 #include <cstddef>
 #include <cstdint>
 
 namespace StreamCompaction {
+// Sized for every block size and staging, so it holds for any environment.
 template <class T>
-std::size_t scan_temp_bytes(std::size_t n) {
+std::size_t scan_temp_bytes(std::size_t n, const CallEnvironment & = {}) {
     return detail::single_pass_temp_bytes<T>(n);
 }
 
 template <class T, class Op>
 void inclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, void *d_temp, std::size_t temp_bytes,
-                    cudaStream_t stream = 0) {
+                    const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("inclusive_scan");
-    detail::single_pass_scan<false>("inclusive_scan", d_in, d_out, n, op, T{}, d_temp, temp_bytes, stream);
+    detail::single_pass_scan<false>("inclusive_scan", d_in, d_out, n, op, T{}, d_temp, temp_bytes, env);
 }
 
 template <class T, class Op>
 void exclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, T init, void *d_temp, std::size_t temp_bytes,
-                    cudaStream_t stream = 0) {
+                    const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("exclusive_scan");
-    detail::single_pass_scan<true>("exclusive_scan", d_in, d_out, n, op, init, d_temp, temp_bytes, stream);
+    detail::single_pass_scan<true>("exclusive_scan", d_in, d_out, n, op, init, d_temp, temp_bytes, env);
 }
 
 template <class T, class Op>
-void inclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, cudaStream_t stream = 0) {
+void inclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, const CallEnvironment &env = {}) {
     if (n == 0) return;
-    detail::with_temp_storage(scan_temp_bytes<T>(n), stream, [&](void *d_temp) {
-        inclusive_scan(d_in, d_out, n, op, d_temp, scan_temp_bytes<T>(n), stream);
+    single_pass_threads(env.tuning);  // a block size it cannot run is refused before anything is allocated
+    detail::with_temp_storage(scan_temp_bytes<T>(n), env, [&](void *d_temp) {
+        inclusive_scan(d_in, d_out, n, op, d_temp, scan_temp_bytes<T>(n), env);
     });
 }
 
 template <class T, class Op>
-void exclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, T init, cudaStream_t stream = 0) {
+void exclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, T init, const CallEnvironment &env = {}) {
     if (n == 0) return;
-    detail::with_temp_storage(scan_temp_bytes<T>(n), stream, [&](void *d_temp) {
-        exclusive_scan(d_in, d_out, n, op, init, d_temp, scan_temp_bytes<T>(n), stream);
+    single_pass_threads(env.tuning);  // a block size it cannot run is refused before anything is allocated
+    detail::with_temp_storage(scan_temp_bytes<T>(n), env, [&](void *d_temp) {
+        exclusive_scan(d_in, d_out, n, op, init, d_temp, scan_temp_bytes<T>(n), env);
     });
 }
 
@@ -69,9 +76,9 @@ void exclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, T init, cudaS
 // scan_temp_bytes<T>(n).
 template <class T, class Load, class Store, class Op>
 void transform_inclusive_scan(std::size_t n, Load load, Store store, Op op, void *d_temp, std::size_t temp_bytes,
-                              cudaStream_t stream = 0) {
+                              const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("transform_inclusive_scan");
-    detail::transform_scan<T, Op>(n, load, store, op, d_temp, temp_bytes, stream);
+    detail::transform_scan<T, Op>(n, load, store, op, d_temp, temp_bytes, env);
 }
 
 }  // namespace StreamCompaction

@@ -23,11 +23,12 @@
 #include <stream_compaction/detail/by_key/run_functors.cuh>
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/host/temp_storage.h>
-#include <stream_compaction/detail/segmented_reduce/load_balanced.cuh>
 #include <stream_compaction/detail/segmented_reduce/dispatch.cuh>
-#include <stream_compaction/device/by_key.cuh>
+#include <stream_compaction/detail/segmented_reduce/load_balanced.cuh>
 #include <stream_compaction/detail/segmented_scan/kernels.cuh>
 #include <stream_compaction/detail/util/input.cuh>
+#include <stream_compaction/device/by_key.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
@@ -71,7 +72,7 @@ inline SegmentedReduceAlgorithm segmented_reduce_engine(std::size_t n, std::size
 
 // Enough for either engine.
 template <class V>
-std::size_t segmented_reduce_temp_bytes(std::size_t n, std::size_t segments) {
+std::size_t segmented_reduce_temp_bytes(std::size_t n, std::size_t segments, const CallEnvironment & = {}) {
     return std::max(detail::merge_path_temp_bytes<V>(n, segments), detail::item_tile_layout<V>(n).bytes());
 }
 
@@ -82,7 +83,7 @@ std::size_t segmented_reduce_temp_bytes(std::size_t n, std::size_t segments) {
 // that are not V's in an array always take the merge-path engine, an item at a time.
 template <class ValuesInput, class V, class Offset, class Op>
 void segmented_reduce(ValuesInput d_values, std::size_t n, const Offset *d_offsets, std::size_t segments, V *d_out,
-                      Op op, V identity, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0,
+                      Op op, V identity, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {},
                       SegmentedReduceAlgorithm algorithm = SegmentedReduceAlgorithm::Auto) {
     SC_NVTX_RANGE("segmented_reduce");
     const char *name = "segmented_reduce";
@@ -97,12 +98,12 @@ void segmented_reduce(ValuesInput d_values, std::size_t n, const Offset *d_offse
     if constexpr (array_of_v) {
         if (segmented_reduce_engine(n, segments, algorithm) == SegmentedReduceAlgorithm::ItemTiles) {
             detail::item_tile_reduce(name, values, n, d_offsets, segments, d_out, op, identity, d_temp, temp_bytes,
-                                     stream);
+                                     env.stream);
             return;
         }
     }
     detail::merge_path_reduce(name, d_offsets, segments, n, detail::InputLoad<decltype(values), V>{values},
-                              detail::ArrayStore<V>{d_out}, op, identity, d_temp, temp_bytes, stream);
+                              detail::ArrayStore<V>{d_out}, op, identity, d_temp, temp_bytes, env);
 }
 
 namespace detail {
@@ -121,7 +122,8 @@ TempLayout<6> transform_segmented_reduce_layout(std::size_t n_items, std::size_t
 }  // namespace detail
 
 template <class V>
-std::size_t transform_segmented_reduce_temp_bytes(std::size_t n_items, std::size_t segments) {
+std::size_t transform_segmented_reduce_temp_bytes(std::size_t n_items, std::size_t segments,
+                                                  const CallEnvironment & = {}) {
     return detail::transform_segmented_reduce_layout<V>(n_items, segments).bytes();
 }
 
@@ -133,7 +135,8 @@ std::size_t transform_segmented_reduce_temp_bytes(std::size_t n_items, std::size
 // blocks, their scatter) and no wait: safe to capture in a CUDA graph and replay.
 template <class V, class Offset, class F, class Op>
 void transform_segmented_reduce(F f, std::size_t n_items, const Offset *d_offsets, std::size_t segments, V *d_out,
-                                Op op, V identity, void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+                                Op op, V identity, void *d_temp, std::size_t temp_bytes,
+                                const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("transform_segmented_reduce");
     const char *name = "transform_segmented_reduce";
     if (n_items > 0 && segments == 0)
@@ -149,15 +152,15 @@ void transform_segmented_reduce(F f, std::size_t n_items, const Offset *d_offset
     auto *runs = reinterpret_cast<std::size_t *>(pieces[4]);
     const std::size_t tiles = (n_items + segments + detail::kLbsReduceTileSteps - 1) / detail::kLbsReduceTileSteps;
     const unsigned blocks = blocks_for(tiles, kLbsTilesPerBlock);
-    detail::launch(detail::transform_segmented_reduce_kernel<V, Offset, F, Op>, name, blocks, kLbsThreads, 0, stream,
-                   d_offsets, static_cast<long long>(segments), static_cast<long long>(n_items), f, op, identity, d_out,
-                   record_segments, records);
+    detail::launch(detail::transform_segmented_reduce_kernel<V, Offset, F, Op>, name, blocks, kLbsThreads, 0,
+                   env.stream, d_offsets, static_cast<long long>(segments), static_cast<long long>(n_items), f, op,
+                   identity, d_out, record_segments, records);
     const std::size_t record_count = 2 * static_cast<std::size_t>(blocks);
     reduce_by_key(record_segments, records, run_segments, totals, runs, record_count, detail::MaybeOp<Op>{op},
-                  EqualTo{}, pieces[5], reduce_by_key_temp_bytes<long long, Maybe>(record_count), stream);
+                  EqualTo{}, pieces[5], reduce_by_key_temp_bytes<long long, Maybe>(record_count), env);
     constexpr int kThreads = 256;
     detail::launch(detail::scatter_segment_totals<V>, "scatter_segment_totals", std::min(blocks_for(2 * blocks, kThreads), 1024u),
-                   kThreads, 0, stream, run_segments, totals, runs, d_out);
+                   kThreads, 0, env.stream, run_segments, totals, runs, d_out);
 }
 
 }  // namespace StreamCompaction

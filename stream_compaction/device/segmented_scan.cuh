@@ -20,7 +20,7 @@
 //   if (out != std::vector<int>{1, 3, 6, 4, 9, 6}) return 1;   // segments [1 2 3] [4 5] [6]
 //
 // The other forms and the conversions between segment descriptions:
-//   segmented_exclusive_scan(d_values, d_flags, d_out, n, Sum{}, 0, d_temp, bytes, stream);
+//   segmented_exclusive_scan(d_values, d_flags, d_out, n, Sum{}, 0, d_temp, bytes, env);
 //   segmented_exclusive_scan_by_offsets(d_values, n, d_offsets, segments, d_out, Max{}, -INFINITY,
 //                                       d_temp, bytes);
 //   make_flags(d_shape, segments, d_flags, n, d_temp, make_flags_temp_bytes(segments));
@@ -33,6 +33,7 @@
 // CUDA.
 #include <stream_compaction/detail/segmented_scan/dispatch.cuh>
 #include <stream_compaction/device/scan.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
@@ -48,25 +49,25 @@ namespace StreamCompaction {
 
 // Temporary storage of every segmented scan of n values of type V, by flags or by offsets.
 template <class V>
-std::size_t segmented_scan_temp_bytes(std::size_t n) {
+std::size_t segmented_scan_temp_bytes(std::size_t n, const CallEnvironment & = {}) {
     return detail::segmented_scan_temp_bytes_for<V>(n);
 }
 
 template <class V, class Flag, class Op>
 void segmented_inclusive_scan(const V *d_values, const Flag *d_flags, V *d_out, std::size_t n, Op op, void *d_temp,
-                              std::size_t temp_bytes, cudaStream_t stream = 0) {
+                              std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("segmented_inclusive_scan");
     detail::scan_by_flags("segmented_inclusive_scan", false, d_values, d_flags, d_out, n, op, V{}, d_temp, temp_bytes,
-                          stream);
+                          env);
 }
 
 // Each segment starts from `init`: out[i] = init op (the segment's values before i).
 template <class V, class Flag, class Op>
 void segmented_exclusive_scan(const V *d_values, const Flag *d_flags, V *d_out, std::size_t n, Op op, V init,
-                              void *d_temp, std::size_t temp_bytes, cudaStream_t stream = 0) {
+                              void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("segmented_exclusive_scan");
     detail::scan_by_flags("segmented_exclusive_scan", true, d_values, d_flags, d_out, n, op, init, d_temp, temp_bytes,
-                          stream);
+                          env);
 }
 
 // By offsets: the head flags are first set in a bitmap in the temporary storage (one thread per
@@ -74,75 +75,79 @@ void segmented_exclusive_scan(const V *d_values, const Flag *d_flags, V *d_out, 
 template <class V, class Offset, class Op>
 void segmented_inclusive_scan_by_offsets(const V *d_values, std::size_t n, const Offset *d_offsets,
                                          std::size_t segments, V *d_out, Op op, void *d_temp, std::size_t temp_bytes,
-                                         cudaStream_t stream = 0) {
+                                         const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("segmented_inclusive_scan_by_offsets");
     detail::scan_by_offsets("segmented_inclusive_scan_by_offsets", false, d_values, n, d_offsets, segments, d_out, op,
-                            V{}, d_temp, temp_bytes, stream);
+                            V{}, d_temp, temp_bytes, env);
 }
 
 template <class V, class Offset, class Op>
 void segmented_exclusive_scan_by_offsets(const V *d_values, std::size_t n, const Offset *d_offsets,
                                          std::size_t segments, V *d_out, Op op, V init, void *d_temp,
-                                         std::size_t temp_bytes, cudaStream_t stream = 0) {
+                                         std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("segmented_exclusive_scan_by_offsets");
     detail::scan_by_offsets("segmented_exclusive_scan_by_offsets", true, d_values, n, d_offsets, segments, d_out, op,
-                            init, d_temp, temp_bytes, stream);
+                            init, d_temp, temp_bytes, env);
 }
 
 // ---- conversions between segment descriptions ----
 
-inline std::size_t make_flags_temp_bytes(std::size_t segments) { return scan_temp_bytes<std::size_t>(segments); }
+inline std::size_t make_flags_temp_bytes(std::size_t segments, const CallEnvironment & = {}) {
+    return scan_temp_bytes<std::size_t>(segments);
+}
 
 // From a shape (segment lengths, zeros allowed) summing to n: flags[i] = 1 where a non-empty segment
 // starts, 0 elsewhere. Shape [0,3,1,0,4,2,0] gives flags [1,0,0,1,1,0,0,0,1,0].
 template <class Length, class Flag>
 void make_flags(const Length *d_shape, std::size_t segments, Flag *d_flags, std::size_t n, void *d_temp,
-                std::size_t temp_bytes, cudaStream_t stream = 0) {
+                std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("make_flags");
     require_device_pointers("make_flags", segments, d_shape, d_shape);
     require_device_pointers("make_flags", n, d_flags, d_flags);
     if (n == 0) return;
-    SC_CUDA_CHECK(cudaMemsetAsync(d_flags, 0, n * sizeof(Flag), stream));
+    SC_CUDA_CHECK(cudaMemsetAsync(d_flags, 0, n * sizeof(Flag), env.stream));
     if (segments == 0) return;
     require_temp_storage("make_flags", d_temp, temp_bytes, make_flags_temp_bytes(segments));
     transform_inclusive_scan<std::size_t>(segments, detail::ShapeLoad<Length>{d_shape},
                                           detail::FlagSegmentStart<Length, Flag>{d_shape, d_flags, n}, Sum{}, d_temp,
-                                          temp_bytes, stream);
+                                          temp_bytes, env);
 }
 
 // flags[offsets[s]] = 1 for every non-empty segment s, 0 elsewhere.
 template <class Offset, class Flag>
 void offsets_to_flags(const Offset *d_offsets, std::size_t segments, Flag *d_flags, std::size_t n,
-                      cudaStream_t stream = 0) {
+                      const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("offsets_to_flags");
     require_device_pointers("offsets_to_flags", n, d_offsets, d_flags);
     if (n == 0) return;
-    SC_CUDA_CHECK(cudaMemsetAsync(d_flags, 0, n * sizeof(Flag), stream));
+    SC_CUDA_CHECK(cudaMemsetAsync(d_flags, 0, n * sizeof(Flag), env.stream));
     if (segments == 0) return;
     constexpr int kThreads = 256;
     detail::launch(detail::flags_from_offsets_kernel<Offset, Flag>, "flags_from_offsets_kernel",
-                   blocks_for(segments, kThreads), kThreads, 0, stream, d_offsets, segments, d_flags, n);
+                   blocks_for(segments, kThreads), kThreads, 0, env.stream, d_offsets, segments, d_flags, n);
 }
 
-inline std::size_t flags_to_offsets_temp_bytes(std::size_t n) { return scan_temp_bytes<std::size_t>(n); }
+inline std::size_t flags_to_offsets_temp_bytes(std::size_t n, const CallEnvironment & = {}) {
+    return scan_temp_bytes<std::size_t>(n);
+}
 
 // The offsets of the segments the flags describe (element 0 always starts one): d_offsets (room for
 // n + 1) receives segments + 1 entries, *d_segments (device memory) the count. One launch.
 template <class Flag, class Offset>
 void flags_to_offsets(const Flag *d_flags, std::size_t n, Offset *d_offsets, std::size_t *d_segments, void *d_temp,
-                      std::size_t temp_bytes, cudaStream_t stream = 0) {
+                      std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("flags_to_offsets");
     require_device_pointers("flags_to_offsets", n, d_flags, d_offsets);
     if (d_segments == nullptr) throw std::invalid_argument("flags_to_offsets: null segment count");
     if (n == 0) {
-        SC_CUDA_CHECK(cudaMemsetAsync(d_segments, 0, sizeof(std::size_t), stream));
-        if (d_offsets != nullptr) SC_CUDA_CHECK(cudaMemsetAsync(d_offsets, 0, sizeof(Offset), stream));
+        SC_CUDA_CHECK(cudaMemsetAsync(d_segments, 0, sizeof(std::size_t), env.stream));
+        if (d_offsets != nullptr) SC_CUDA_CHECK(cudaMemsetAsync(d_offsets, 0, sizeof(Offset), env.stream));
         return;
     }
     require_temp_storage("flags_to_offsets", d_temp, temp_bytes, flags_to_offsets_temp_bytes(n));
     transform_inclusive_scan<std::size_t>(n, detail::HeadCountLoad<Flag>{d_flags},
                                           detail::OffsetStore<Flag, Offset>{d_flags, d_offsets, d_segments, n}, Sum{},
-                                          d_temp, temp_bytes, stream);
+                                          d_temp, temp_bytes, env);
 }
 
 }  // namespace StreamCompaction

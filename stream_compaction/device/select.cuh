@@ -25,7 +25,8 @@
 //   partition(d_in, d_out, d_true_count, n, pred, d_temp, bytes, stream);
 //       CUB's DevicePartition::If contract: trues in order from the front, falses from the back,
 //       so in reverse order (the i-th false of the input lands at d_out[n - 1 - i]). One pass.
-// Counts are std::size_t in device memory. d_out must not overlap d_in.
+// Counts are std::size_t in device memory. d_out must not overlap d_in. Inputs and outputs may be
+// iterators (below: Thrust's fancy iterators, discard and transform output iterators).
 //
 // Example:
 //   std::vector<int> keys = {7, 2, 9, 4, 1, 8}, out(keys.size());
@@ -45,6 +46,8 @@
 //   d_true_count.copy_to_host(&trues, 1);
 //   if (trues != 3) return 1;
 #include <stream_compaction/detail/select/dispatch.cuh>
+#include <stream_compaction/detail/util/input.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
@@ -52,47 +55,60 @@
 #include <cstddef>
 
 namespace StreamCompaction {
+// Sized for every block size and staging, so it holds for any environment.
 template <class T>
-std::size_t select_temp_bytes(std::size_t n) {
+std::size_t select_temp_bytes(std::size_t n, const CallEnvironment & = {}) {
     return detail::select_temp_bytes_for<T>(n);
 }
 
-template <class T, class Pred>
-void select_if(const T *d_in, T *d_out, std::size_t *d_count, std::size_t n, Pred pred, void *d_temp,
-               std::size_t temp_bytes, cudaStream_t stream = 0) {
+// T is the input's value type. d_in is a pointer, a thrust::device_ptr or any random-access
+// iterator the device can read (Thrust's counting, transform, zip iterators, ...); d_out a pointer
+// or any random-access output iterator that takes a T (a discard or transform output iterator, a
+// pointer to another type). Pointers to T keep the vector loads and the staged kernel; other
+// iterators take the portable kernel, an item at a time. The same for every call below.
+template <class Input, class Output, class Pred>
+void select_if(Input d_in, Output d_out, std::size_t *d_count, std::size_t n, Pred pred, void *d_temp,
+               std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("select_if");
-    detail::single_pass_select("select_if", d_in, d_out, d_count, n, detail::ByPredicate<Pred>{pred}, d_temp,
-                               temp_bytes, stream);
+    using T = detail::input_value_t<Input>;
+    detail::single_pass_select<T>("select_if", detail::select_input<T>(d_in), detail::select_output(d_out), d_count, n,
+                                  detail::ByPredicate<Pred>{pred}, d_temp, temp_bytes, env);
 }
 
-template <class T, class Flag>
-void select_flagged(const T *d_in, const Flag *d_flags, T *d_out, std::size_t *d_count, std::size_t n, void *d_temp,
-                    std::size_t temp_bytes, cudaStream_t stream = 0) {
+// Flags from a pointer or any random-access iterator the device can read; kept where flag != 0.
+template <class Input, class Flags, class Output>
+void select_flagged(Input d_in, Flags d_flags, Output d_out, std::size_t *d_count, std::size_t n, void *d_temp,
+                    std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("select_flagged");
-    require_device_pointers("select_flagged", n, d_flags, d_out);
-    detail::single_pass_select("select_flagged", d_in, d_out, d_count, n, detail::ByFlag<Flag>{d_flags}, d_temp,
-                               temp_bytes, stream);
+    using T = detail::input_value_t<Input>;
+    auto flags = detail::unwrap_input(d_flags);
+    require_device_input("select_flagged", n, flags, "flags");
+    detail::single_pass_select<T>("select_flagged", detail::select_input<T>(d_in), detail::select_output(d_out),
+                                  d_count, n, detail::ByFlag<decltype(flags)>{flags}, d_temp, temp_bytes, env);
 }
 
 // Trues in order, then falses in order; *d_true_count = the number of trues. Two launches: a count
 // of the trues, then the partition.
-template <class T, class Pred>
-void stable_partition(const T *d_in, T *d_out, std::size_t *d_true_count, std::size_t n, Pred pred, void *d_temp,
-                      std::size_t temp_bytes, cudaStream_t stream = 0) {
+template <class Input, class Output, class Pred>
+void stable_partition(Input d_in, Output d_out, std::size_t *d_true_count, std::size_t n, Pred pred, void *d_temp,
+                      std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("stable_partition");
-    detail::single_pass_stable_partition("stable_partition", d_in, d_out, d_true_count, n,
-                                         detail::ByPredicate<Pred>{pred}, d_temp, temp_bytes, stream);
+    using T = detail::input_value_t<Input>;
+    detail::single_pass_stable_partition<T>("stable_partition", detail::select_input<T>(d_in),
+                                            detail::select_output(d_out), d_true_count, n,
+                                            detail::ByPredicate<Pred>{pred}, d_temp, temp_bytes, env);
 }
 
 // CUB's DevicePartition::If order: d_out[0, k) the trues in order, d_out[k, n) the falses in
 // reverse order (the i-th false, counting from 0 in input order, at d_out[n - 1 - i]);
 // *d_true_count = k. One launch.
-template <class T, class Pred>
-void partition(const T *d_in, T *d_out, std::size_t *d_true_count, std::size_t n, Pred pred, void *d_temp,
-               std::size_t temp_bytes, cudaStream_t stream = 0) {
+template <class Input, class Output, class Pred>
+void partition(Input d_in, Output d_out, std::size_t *d_true_count, std::size_t n, Pred pred, void *d_temp,
+               std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("partition");
-    detail::single_pass_partition("partition", d_in, d_out, d_true_count, n, detail::ByPredicate<Pred>{pred}, d_temp,
-                                  temp_bytes, stream);
+    using T = detail::input_value_t<Input>;
+    detail::single_pass_partition<T>("partition", detail::select_input<T>(d_in), detail::select_output(d_out),
+                                     d_true_count, n, detail::ByPredicate<Pred>{pred}, d_temp, temp_bytes, env);
 }
 
 }  // namespace StreamCompaction

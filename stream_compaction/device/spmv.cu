@@ -16,6 +16,7 @@
 #include <cusparse.h>
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
+#include <thrust/system/cuda/execution_policy.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -102,16 +103,18 @@ detail::TempLayout<3> flat_layout(std::size_t nnz) {
 }
 
 template <class V, class Offset>
-void flat_spmv(const CsrView<V, Offset> &a, V alpha, const V *x, V beta, V *y, void *d_temp, cudaStream_t stream) {
+void flat_spmv(const CsrView<V, Offset> &a, V alpha, const V *x, V beta, V *y, void *d_temp,
+               const CallEnvironment &env) {
     const auto pieces = flat_layout<V>(a.nnz()).carve(d_temp);
     unsigned *bits = reinterpret_cast<unsigned *>(pieces[0]);
     int *row_of_last = reinterpret_cast<int *>(pieces[1]);
-    detail::build_head_bits(a.row_offsets(), a.rows(), a.nnz(), bits, stream, FlatRowSetup<V>{row_of_last, y, beta});
+    detail::build_head_bits(a.row_offsets(), a.rows(), a.nnz(), bits, env.stream,
+                            FlatRowSetup<V>{row_of_last, y, beta});
     const BitHeads heads{bits};
     transform_inclusive_scan<SegmentedPair<V>>(
         a.nnz(), FlatProductLoad<V>{a.values(), a.column_indices(), x, heads},
         FlatRowEndStore<V>{heads, row_of_last, y, alpha, beta, a.nnz()}, SegmentedOp<Sum>{Sum{}}, pieces[2],
-        scan_temp_bytes<SegmentedPair<V>>(a.nnz()), stream);
+        scan_temp_bytes<SegmentedPair<V>>(a.nnz()), env);
 }
 
 // ---- merge path ----
@@ -184,8 +187,8 @@ struct Spmv<V, Offset>::Cusparse {
     cusparseDnVecDescr_t y = nullptr;
     const V *x_data = nullptr;
     V *y_data = nullptr;
-    DeviceBuffer<char> buffer;
-    DeviceBuffer<std::int64_t> wide_columns;  // for 64-bit offsets: cuSPARSE wants one index width
+    ResourceBuffer buffer;        // from the plan's resource, on the stream of the first call
+    ResourceBuffer wide_columns;  // for 64-bit offsets (cuSPARSE wants one index width): int64_t
     bool prepared = false;
 
     ~Cusparse() {  // no throw from a destructor: release what exists
@@ -197,26 +200,28 @@ struct Spmv<V, Offset>::Cusparse {
 };
 
 template <class V, class Offset>
-Spmv<V, Offset>::Spmv(CsrView<V, Offset> matrix) : Spmv(matrix, SpmvAlgorithm::Auto) {}
+Spmv<V, Offset>::Spmv(CsrView<V, Offset> matrix, const CallEnvironment &env)
+    : Spmv(matrix, SpmvAlgorithm::Auto, env) {}
 
 template <class V, class Offset>
-Spmv<V, Offset>::Spmv(CsrView<V, Offset> matrix, SpmvAlgorithm algorithm)
-    : Spmv(matrix, SpmvPlan{algorithm}) {}
+Spmv<V, Offset>::Spmv(CsrView<V, Offset> matrix, SpmvAlgorithm algorithm, const CallEnvironment &env)
+    : Spmv(matrix, SpmvPlan{algorithm}, env) {}
 
 template <class V, class Offset>
-Spmv<V, Offset>::Spmv(CsrView<V, Offset> matrix, SpmvPlan plan)
-    : matrix_(matrix), plan_(resolve_plan(matrix, plan)) {
+Spmv<V, Offset>::Spmv(CsrView<V, Offset> matrix, SpmvPlan plan, const CallEnvironment &env)
+    : matrix_(matrix), plan_(resolve_plan(matrix, plan)), memory_(&env.memory_resource()) {
     switch (plan_.algorithm) {
     case SpmvAlgorithm::Flat: temp_bytes_ = flat_layout<V>(matrix.nnz()).bytes(); break;
     case SpmvAlgorithm::MergePath:
         temp_bytes_ = segmented_reduce_temp_bytes<V>(matrix.nnz(), matrix.rows());
-        plan_corners_ = DeviceBuffer<long long>(detail::merge_path_plan_entries(matrix.nnz(), matrix.rows()));
+        plan_corners_ = ResourceBuffer(
+            *memory_, detail::merge_path_plan_entries(matrix.nnz(), matrix.rows()) * sizeof(long long), env.stream);
         if (matrix.rows() > 0)
             plan_threads_ = detail::make_merge_path_plan<V>(matrix.row_offsets(), matrix.rows(), matrix.nnz(),
-                                                            plan_corners_.get(), cudaStreamLegacy)
+                                                            plan_corners_.as<long long>(), env)
                                 .threads;
         // The plan is done before the object is used, on whatever stream.
-        SC_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+        SC_CUDA_CHECK(cudaStreamSynchronize(env.stream));
         break;
     case SpmvAlgorithm::VectorCsr: break;  // nothing to prepare, no temporary storage
     case SpmvAlgorithm::CusparseCsrAlg1:
@@ -227,9 +232,10 @@ Spmv<V, Offset>::Spmv(CsrView<V, Offset> matrix, SpmvPlan plan)
         if constexpr (sizeof(Offset) == 8) {
             // cuSPARSE takes row offsets and column indices of one width only (it reports 64-bit
             // offsets with 32-bit columns as not supported): a 64-bit copy of the columns.
-            cusparse_->wide_columns = DeviceBuffer<std::int64_t>(matrix.nnz());
-            thrust::copy(thrust::device, matrix.column_indices(), matrix.column_indices() + matrix.nnz(),
-                         cusparse_->wide_columns.get());
+            cusparse_->wide_columns = ResourceBuffer(*memory_, matrix.nnz() * sizeof(std::int64_t), env.stream);
+            thrust::copy(thrust::cuda::par_nosync.on(env.stream), matrix.column_indices(),
+                         matrix.column_indices() + matrix.nnz(), cusparse_->wide_columns.template as<std::int64_t>());
+            SC_CUDA_CHECK(cudaStreamSynchronize(env.stream));  // ready for calls on any stream
             columns = cusparse_->wide_columns.get();
         }
         SC_CUSPARSE_CHECK(cusparseCreateConstCsr(&cusparse_->matrix, matrix.rows(), matrix.cols(),
@@ -247,19 +253,20 @@ template <class V, class Offset>
 Spmv<V, Offset>::~Spmv() = default;
 
 template <class V, class Offset>
-void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) const {
+void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, const CallEnvironment &env) const {
     if (temp_bytes_ == 0 || matrix_.rows() == 0) {
-        (*this)(alpha, d_x, beta, d_y, nullptr, 0, stream);
+        (*this)(alpha, d_x, beta, d_y, nullptr, 0, env);
         return;
     }
-    detail::with_temp_storage(temp_bytes_, stream, [&](void *d_temp) {
-        (*this)(alpha, d_x, beta, d_y, d_temp, temp_bytes_, stream);
+    detail::with_temp_storage(temp_bytes_, env, [&](void *d_temp) {
+        (*this)(alpha, d_x, beta, d_y, d_temp, temp_bytes_, env);
     });
 }
 
 template <class V, class Offset>
 void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_temp, std::size_t temp_bytes,
-                                 cudaStream_t stream) const {
+                                 const CallEnvironment &env) const {
+    const cudaStream_t stream = env.stream;
     const CsrView<V, Offset> &a = matrix_;
     if (a.rows() == 0) return;
     if (d_y == nullptr || (a.cols() > 0 && d_x == nullptr)) throw std::invalid_argument("Spmv: null vector");
@@ -271,11 +278,11 @@ void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_
     switch (algorithm) {
     case SpmvAlgorithm::Flat:
         require_temp_storage("Spmv (flat)", d_temp, temp_bytes, temp_bytes_);
-        flat_spmv(a, alpha, d_x, beta, d_y, d_temp, stream);
+        flat_spmv(a, alpha, d_x, beta, d_y, d_temp, env);
         return;
     case SpmvAlgorithm::MergePath:
         detail::merge_path_reduce_planned("Spmv (merge path)",
-                                          detail::MergePathPlan{plan_corners_.get(), plan_threads_},
+                                          detail::MergePathPlan{plan_corners_.as<long long>(), plan_threads_},
                                           a.row_offsets(), a.rows(), a.nnz(),
                                           ProductLoad<V>{a.values(), a.column_indices(), d_x},
                                           AxpbyStore<V>{d_y, alpha, beta}, Sum{}, V(0), d_temp, temp_bytes, stream);
@@ -311,7 +318,7 @@ void Spmv<V, Offset>::multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, c
         std::size_t bytes = 0;
         SC_CUSPARSE_CHECK(cusparseSpMV_bufferSize(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix, c.x,
                                                   &beta, c.y, cuda_type<V>(), alg, &bytes));
-        c.buffer = DeviceBuffer<char>(bytes);
+        c.buffer = ResourceBuffer(*memory_, bytes, stream);
         if (plan_.algorithm == SpmvAlgorithm::CusparseCsrAlg2)
             SC_CUSPARSE_CHECK(cusparseSpMV_preprocess(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix,
                                                       c.x, &beta, c.y, cuda_type<V>(), alg, c.buffer.get()));
@@ -324,18 +331,20 @@ void Spmv<V, Offset>::multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, c
 // ---- the check of a view's promises ----
 
 template <class V, class Offset>
-void check_csr_on_device(const CsrView<V, Offset> &matrix, cudaStream_t stream) {
+void check_csr_on_device(const CsrView<V, Offset> &matrix, const CallEnvironment &env) {
     if (matrix.rows() == 0) return;  // no arrays to read (the view refuses nonzeros without rows)
-    DeviceBuffer<unsigned> verdict(1);
-    SC_CUDA_CHECK(cudaMemsetAsync(verdict.get(), 0, sizeof(unsigned), stream));
+    const cudaStream_t stream = env.stream;
+    const ResourceBuffer verdict_storage(env.memory_resource(), sizeof(unsigned), stream);
+    unsigned *const verdict_word = verdict_storage.as<unsigned>();
+    SC_CUDA_CHECK(cudaMemsetAsync(verdict_word, 0, sizeof(unsigned), stream));
     const std::size_t items = std::max(static_cast<std::size_t>(matrix.rows()) + 1, matrix.nnz());
     const int threads = 256;
     const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((items + threads - 1) / threads, 4096));
     detail::launch(detail::check_csr_kernel<Offset>, "check_csr_kernel", blocks, threads, 0, stream,
                    matrix.row_offsets(), matrix.rows(), matrix.column_indices(), static_cast<long long>(matrix.nnz()),
-                   matrix.cols(), verdict.get());
+                   matrix.cols(), verdict_word);
     unsigned found = 0;
-    SC_CUDA_CHECK(cudaMemcpyAsync(&found, verdict.get(), sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+    SC_CUDA_CHECK(cudaMemcpyAsync(&found, verdict_word, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
     SC_CUDA_CHECK(cudaStreamSynchronize(stream));
     const auto fail = [](const char *rule) { throw std::invalid_argument(std::string("invalid CSR matrix: ") + rule); };
     if (found & detail::kFirstOffsetNotZero) fail("first row offset not 0");
@@ -344,10 +353,10 @@ void check_csr_on_device(const CsrView<V, Offset> &matrix, cudaStream_t stream) 
     if (found & detail::kColumnOutOfRange) fail("a column index outside [0, cols)");
 }
 
-template void check_csr_on_device(const CsrView<float, int> &, cudaStream_t);
-template void check_csr_on_device(const CsrView<double, int> &, cudaStream_t);
-template void check_csr_on_device(const CsrView<float, std::int64_t> &, cudaStream_t);
-template void check_csr_on_device(const CsrView<double, std::int64_t> &, cudaStream_t);
+template void check_csr_on_device(const CsrView<float, int> &, const CallEnvironment &);
+template void check_csr_on_device(const CsrView<double, int> &, const CallEnvironment &);
+template void check_csr_on_device(const CsrView<float, std::int64_t> &, const CallEnvironment &);
+template void check_csr_on_device(const CsrView<double, std::int64_t> &, const CallEnvironment &);
 
 template class Spmv<float, int>;
 template class Spmv<double, int>;

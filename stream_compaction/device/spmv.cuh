@@ -31,9 +31,11 @@
 //
 // Errors: std::invalid_argument for bad arguments or an invalid matrix, cuda_error from CUDA,
 // cusparse_error from cuSPARSE.
-#include <stream_compaction/support/device_buffer.h>
-#include <stream_compaction/io/matrix_market.h>
 #include <stream_compaction/detail/spmv/plan.h>
+#include <stream_compaction/io/matrix_market.h>
+#include <stream_compaction/support/call_environment.h>
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/support/memory_resource.h>
 
 #include <cuda_runtime.h>
 
@@ -97,10 +99,10 @@ private:
 
 // Checks the rules a CsrView's caller promises, on the device: row offsets from 0, non-decreasing,
 // to nnz, and column indices in [0, cols). Throws std::invalid_argument naming the first broken
-// rule. Waits for `stream` (it reads the verdict back): a check when the matrix is made, not on a
+// rule. Waits for env's stream (it reads the verdict back): a check when the matrix is made, not on a
 // hot path. Instantiated for float and double values, int and std::int64_t offsets.
 template <class V, class Offset>
-void check_csr_on_device(const CsrView<V, Offset> &matrix, cudaStream_t stream = 0);
+void check_csr_on_device(const CsrView<V, Offset> &matrix, const CallEnvironment &env = {});
 
 // A CSR matrix in device memory, owned: copied from a host matrix that validate_csr accepts, so no
 // kernel can read outside it. It converts to a CsrView, what Spmv takes.
@@ -132,9 +134,9 @@ private:
 };
 
 // One matrix, one algorithm: holds what is made once per matrix (the merge path's tile corners, for
-// the block size current when the Spmv is made; the cuSPARSE handle, descriptors and buffer; for
-// Auto and a VectorCsr without lanes, the row-length statistics, from a copy of the row offsets to
-// the host: O(rows), once), so that each multiplication is only its launches. The matrix (a
+// the block size of the environment it is made with; the cuSPARSE handle, descriptors and buffer;
+// for Auto and a VectorCsr without lanes, the row-length statistics, from a copy of the row offsets
+// to the host: O(rows), once), so that each multiplication is only its launches. The matrix (a
 // DeviceCsr, or the arrays under a CsrView) must outlive it.
 //
 // What it caches of the matrix: what the row offsets give (the algorithm Auto picks, the lanes,
@@ -142,6 +144,12 @@ private:
 // MergePath and VectorCsr: values changed in place between calls are used, no update needed. New
 // row offsets need a new Spmv. The cuSPARSE algorithms keep cuSPARSE's own preprocessing (ALG2)
 // and, with 64-bit offsets, a copy of the column indices: a new Spmv after changing either.
+//
+// Memory: what the plan keeps (the corners, the cuSPARSE buffer and column copy) comes from the
+// memory resource of the environment it is made with, allocated on that environment's stream
+// (the cuSPARSE buffer on the stream of the first call) and given back on the same stream when the
+// Spmv goes: that resource and those streams must outlive it. A call without temporary storage
+// takes its storage from its own environment's resource, once per call.
 //
 // Streams and graphs: Flat and MergePath keep each call's state in that call's temporary storage,
 // and VectorCsr needs none, so one Spmv may be called on several streams at once, from several host
@@ -151,12 +159,12 @@ template <class V, class Offset = int>
 class Spmv {
 public:
     // Auto: VectorCsr or MergePath, by plan_spmv on the matrix's row lengths.
-    explicit Spmv(CsrView<V, Offset> matrix);
+    explicit Spmv(CsrView<V, Offset> matrix, const CallEnvironment &env = {});
     // That algorithm (Auto: as above; VectorCsr: lanes from the mean row length).
-    Spmv(CsrView<V, Offset> matrix, SpmvAlgorithm algorithm);
+    Spmv(CsrView<V, Offset> matrix, SpmvAlgorithm algorithm, const CallEnvironment &env = {});
     // That plan: lanes_per_row 0, or for VectorCsr a power of two in [2, 32] (else
     // std::invalid_argument); a plan of 0 lanes is the same as its algorithm alone.
-    Spmv(CsrView<V, Offset> matrix, SpmvPlan plan);
+    Spmv(CsrView<V, Offset> matrix, SpmvPlan plan, const CallEnvironment &env = {});
     ~Spmv();
     Spmv(const Spmv &) = delete;
     Spmv &operator=(const Spmv &) = delete;
@@ -167,15 +175,16 @@ public:
 
     // y = alpha * A * x + beta * y: d_x has cols() elements, d_y rows(); they must not overlap.
     // With beta = 0, y is only written (NaN there does not propagate). Temporary storage comes from
-    // the stream-ordered allocator (cudaMallocAsync), one allocation per call.
-    void operator()(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream = 0) const;
+    // the environment's memory resource, one allocation per call; the flat algorithm's scan runs at
+    // its Tuning::single_pass (the merge path's block size is the plan's).
+    void operator()(V alpha, const V *d_x, V beta, V *d_y, const CallEnvironment &env = {}) const;
 
     // The same with the caller's temporary storage (at least temp_bytes(), any alignment; 0 bytes
     // for VectorCsr and the cuSPARSE algorithms): nothing is allocated. Calls in flight together
     // need storage of their own.
     std::size_t temp_bytes() const noexcept { return temp_bytes_; }
     void operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_temp, std::size_t temp_bytes,
-                    cudaStream_t stream = 0) const;
+                    const CallEnvironment &env = {}) const;
 
 private:
     struct Cusparse;
@@ -183,9 +192,10 @@ private:
     CsrView<V, Offset> matrix_;
     SpmvPlan plan_;  // resolved: no Auto, and VectorCsr with its lanes
     std::size_t temp_bytes_ = 0;
+    MemoryResource *memory_;  // the plan's: the corners', the cuSPARSE buffer's
     // Merge path: where each tile's share of the path starts, found once for the matrix, and the
     // block size it was found for.
-    DeviceBuffer<long long> plan_corners_;
+    ResourceBuffer plan_corners_;
     int plan_threads_ = 0;
     std::unique_ptr<Cusparse> cusparse_;
 };

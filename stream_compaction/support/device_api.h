@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace StreamCompaction {
 
@@ -17,6 +18,15 @@ inline void require_device_pointers(const char *operation, std::size_t n, const 
     if (n > 0 && (d_in == nullptr || d_out == nullptr))
         throw std::invalid_argument(std::string(operation) + ": null device pointer with n = " +
                                     std::to_string(n));
+}
+
+// Throws std::invalid_argument when n > 0 and `input` (a pointer, or an iterator, which no check
+// can see through: nothing to check) is a null pointer; `what` names it.
+template <class Iterator>
+void require_device_input(const char *operation, std::size_t n, const Iterator &input, const char *what) {
+    if constexpr (std::is_pointer_v<Iterator>)
+        if (n > 0 && input == nullptr)
+            throw std::invalid_argument(std::string(operation) + ": null " + what + " with n = " + std::to_string(n));
 }
 
 // Throws std::invalid_argument when the caller's temporary storage is missing or too small.

@@ -11,6 +11,19 @@ BlockSizes &block_sizes() {
     return sizes;
 }
 
+Tuning course_tuning() {
+    const BlockSizes &sizes = block_sizes();
+    Tuning tuning;
+    tuning.single_pass = sizes.single_pass;
+    tuning.radix = sizes.radix;
+    tuning.segmented = sizes.segmented;
+    tuning.reduce = sizes.reduce;
+    tuning.scan_staging = sizes.scan_staging;
+    return tuning;
+}
+
+CallEnvironment course_environment(cudaStream_t stream) { return CallEnvironment{stream, course_tuning()}; }
+
 int checked_block_size(int threads) {
     const bool power_of_two = threads > 0 && (threads & (threads - 1)) == 0;
     if (!power_of_two || threads < 32 || threads > 1024)
@@ -49,7 +62,7 @@ std::string staging_name(ScanStaging staging) {
 
 }  // namespace
 
-std::string single_pass_policy_summary(int threads) {
+std::string single_pass_policy_summary(int threads, ScanStaging staging) {
     const auto blocks = [](TilePolicy p) { return std::to_string(p.min_blocks_per_sm); };
     if (threads != kTunedTileThreads)
         return "compiled for any block size (at most " + std::to_string(kAnyBlockSize.threads) +
@@ -62,7 +75,7 @@ std::string single_pass_policy_summary(int threads) {
            " blocks an SM; select_if, select_flagged and unique " + std::to_string(kStagedSelectVectorsPerThread) +
            " and " + blocks(kStagedSelectPolicy) + "; reduce_by_key " + std::to_string(staged_by_key_vectors(true)) +
            " and " + blocks(kStagedByKeyPolicy) + ", run_length_encode " + std::to_string(staged_by_key_vectors(false)) +
-           " and " + blocks(kStagedByKeyPolicy) + "): " + staging_name(block_sizes().scan_staging);
+           " and " + blocks(kStagedByKeyPolicy) + "): " + staging_name(staging);
 }
 
 }  // namespace StreamCompaction

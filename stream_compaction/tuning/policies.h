@@ -1,6 +1,6 @@
 #pragma once
 // The compile-time tuning knobs of every family, in one place: items per thread live in registers,
-// so they are template constants; the block sizes chosen at run time are in block_sizes.h. The
+// so they are template constants; the block sizes chosen at run time are in call_tuning.h. The
 // values are the ones found best on an H100 (sm_90).
 #include <cstddef>
 #include <type_traits>
@@ -17,14 +17,14 @@ constexpr int kSinglePassVectorsPerThread = 4;
 // A tile kernel compiled for one block size: its launch bounds promise at most `threads` threads a
 // block and ask for `min_blocks_per_sm` resident blocks an SM, so the compiler budgets registers
 // for that occupancy (65536 / (threads * blocks), in steps of 8). The block size set at run time
-// (block_sizes().single_pass) runs the tuned kernel when it equals `threads`, and otherwise the
+// (a call's Tuning::single_pass) runs the tuned kernel when it equals `threads`, and otherwise the
 // kernel compiled for any block size (kAnyBlockSize: at most 64 registers).
 struct TilePolicy {
     int threads;
     int min_blocks_per_sm;
 };
 constexpr TilePolicy kAnyBlockSize{1024, 1};
-// The block size every tuned tile policy is compiled for (the default of block_sizes().single_pass).
+// The block size every tuned tile policy is compiled for (the default of Tuning::single_pass).
 constexpr int kTunedTileThreads = 256;
 // select_if, select_flagged, partition, stable_partition, unique: 5 blocks of 256 threads an SM (<= 48
 // registers; the generic kernel needs 56-63, which leaves 4). H100, 2026-11-25, 2^28 ints kept at
@@ -40,7 +40,7 @@ constexpr TilePolicy scan_policy() {
     return {kTunedTileThreads, sizeof(T) >= 8 ? 8 : 6};
 }
 
-// The single-pass scan staged in shared memory by bulk copies (ScanStaging, block_sizes.h; sm_90
+// The single-pass scan staged in shared memory by bulk copies (ScanStaging, call_environment.h; sm_90
 // and later): 16-byte vectors a thread, consecutive (odd: see StagedTile in scan/kernels.cuh), and
 // blocks an SM, which its 36 KiB tiles set (6 x 37 KiB of the H100's 228). H100, 2026-11-25, scans
 // of 2^28 items, one build, against the portable kernel (int32 / float / int64 / double): portable
@@ -119,7 +119,7 @@ constexpr int staged_by_key_vectors(bool reads_values) {
 }
 constexpr TilePolicy kStagedByKeyPolicy{kTunedTileThreads, 5};
 
-// ScanStaging::Auto (block_sizes.h) stages a launch of at least this many tenths of a wave of
+// ScanStaging::Auto (support/call_environment.h) stages a launch of at least this many tenths of a wave of
 // staged tiles (the staged kernel's resident blocks); below that the portable kernel runs. H100,
 // 2026-11-27, per call, median of three rounds (bench/results/experiments/h100_2026-11-27_staging_threshold.txt):
 // the scan staged at 2^22 ints (455 tiles, 0.57 wave) took 23.8 us against the portable kernel's
@@ -137,7 +137,7 @@ constexpr int kHistogramThreads = 256;
 constexpr int kHistogramVectorsInFlight = 4;
 
 // Onesweep radix sort: keys each thread ranks and moves per tile, by key type. A tile is
-// block_sizes().radix * kRadixItemsPerThread<Key> keys. Swept at 512 threads (H100, 2026-11-26,
+// Tuning::radix * kRadixItemsPerThread<Key> keys. Swept at 512 threads (H100, 2026-11-26,
 // bench/results/experiments/h100_2026-11-26_radix_items_*.csv; 6 / 8 / 12 / 16 / 24 items):
 // 8-byte integers 24 (2^27 int64: 9.62 ms, 13.30 at 16), doubles 16 (11.88 ms; 12.91 at 8, 21.05
 // at 24), 4-byte keys 16 (2^28 uniform: 7.84 ms, 7.80 at 12, 9.21 at 20; pairs 10.73, 11.16 at 12).

@@ -22,7 +22,7 @@
 #include <stream_compaction/io/matrix_generators.h>
 #include <stream_compaction/radix.h>
 #include <stream_compaction/device/spmv.cuh>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/support/call_environment.h>
 
 #include "gpu_test_util.h"
 #include "robustness_util.h"
@@ -117,7 +117,8 @@ struct ArrayStore {
 };
 
 template <class T>
-void checkScans(std::size_t offset, const std::vector<std::size_t> &sizes = {std::begin(kSizes), std::end(kSizes)}) {
+void checkScans(std::size_t offset, const std::vector<std::size_t> &sizes = {std::begin(kSizes), std::end(kSizes)},
+                const SC::Tuning &tuning = {}) {
     std::mt19937 rng(freshSeed());
     for (const std::size_t n : sizes) {
         for (const bool exclusive : {true, false}) {
@@ -126,8 +127,9 @@ void checkScans(std::size_t offset, const std::vector<std::size_t> &sizes = {std
             DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n), d_out(n);
             d_out.fill_bytes(kPoisonByte);
             ASSERT_TRUE(runCarved(SC::scan_temp_bytes<T>(n), offset, [&](void *temp, std::size_t bytes) {
-                if (exclusive) SC::exclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, T(3), temp, bytes);
-                else SC::inclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, temp, bytes);
+                if (exclusive)
+                    SC::exclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, T(3), temp, bytes, testEnv(tuning));
+                else SC::inclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, temp, bytes, testEnv(tuning));
             }));
             ASSERT_TRUE(sameElements(download(d_out.get(), n), exclusive ? referenceExclusiveScan(in, SC::Sum{}, T(3))
                                                                          : referenceInclusiveScan(in, SC::Sum{})));
@@ -156,14 +158,19 @@ void checkSelection(Selection selection, std::size_t offset, std::size_t data_of
         int *in_ptr = d_in.get() + data_offset, *out_ptr = d_out.get() + data_offset;
         ASSERT_TRUE(runCarved(SC::select_temp_bytes<int>(n), offset, [&](void *temp, std::size_t bytes) {
             switch (selection) {
-            case Selection::If: SC::select_if(in_ptr, out_ptr, d_count.get(), n, IsOdd{}, temp, bytes); break;
+            case Selection::If:
+                SC::select_if(in_ptr, out_ptr, d_count.get(), n, IsOdd{}, temp, bytes, testEnv());
+                break;
             case Selection::Flagged:
-                SC::select_flagged(in_ptr, d_flags.get() + data_offset, out_ptr, d_count.get(), n, temp, bytes);
+                SC::select_flagged(in_ptr, d_flags.get() + data_offset, out_ptr, d_count.get(), n, temp, bytes,
+                                   testEnv());
                 break;
             case Selection::StablePartition:
-                SC::stable_partition(in_ptr, out_ptr, d_count.get(), n, IsOdd{}, temp, bytes);
+                SC::stable_partition(in_ptr, out_ptr, d_count.get(), n, IsOdd{}, temp, bytes, testEnv());
                 break;
-            case Selection::Partition: SC::partition(in_ptr, out_ptr, d_count.get(), n, IsOdd{}, temp, bytes); break;
+            case Selection::Partition:
+                SC::partition(in_ptr, out_ptr, d_count.get(), n, IsOdd{}, temp, bytes, testEnv());
+                break;
             }
         }));
         std::size_t kept = 0;
@@ -189,8 +196,7 @@ TEST_P(GpuAlignment, ScanInt) { checkScans<int>(offset()); }
 TEST_P(GpuAlignment, ScanDouble) { checkScans<double>(offset()); }
 // Past the fixed-order look-back's first span (1024 tiles of 256 doubles at 32 threads a block).
 TEST_P(GpuAlignment, ScanDoubleAcrossSpans) {
-    SC::block_sizes().single_pass = 32;
-    checkScans<double>(offset(), {300007});
+    checkScans<double>(offset(), {300007}, tuningWith(&SC::Tuning::single_pass, 32));
 }
 
 TEST_P(GpuAlignment, TransformInclusiveScan) {
@@ -201,7 +207,8 @@ TEST_P(GpuAlignment, TransformInclusiveScan) {
         DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), n), d_out(n);
         d_out.fill_bytes(kPoisonByte);
         ASSERT_TRUE(runCarved(SC::scan_temp_bytes<int>(n), offset(), [&](void *temp, std::size_t bytes) {
-            SC::transform_inclusive_scan<int>(n, NegateLoad{d_in.get()}, ArrayStore{d_out.get()}, SC::Sum{}, temp, bytes);
+            SC::transform_inclusive_scan<int>(n, NegateLoad{d_in.get()}, ArrayStore{d_out.get()}, SC::Sum{}, temp, bytes,
+                                              testEnv());
         }));
         std::vector<int> negated(n);
         std::transform(in.begin(), in.end(), negated.begin(), [](int x) { return -x; });
@@ -458,8 +465,9 @@ TEST_P(GpuAlignment, ScanOfUnalignedData) {
             DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(padded.data(), n + 1), d_out(n + 1);
             d_out.fill_bytes(kPoisonByte);
             ASSERT_TRUE(runCarved(SC::scan_temp_bytes<int>(n), offset(), [&](void *temp, std::size_t bytes) {
-                if (exclusive) SC::exclusive_scan(d_in.get() + 1, d_out.get() + 1, n, SC::Sum{}, -4, temp, bytes);
-                else SC::inclusive_scan(d_in.get() + 1, d_out.get() + 1, n, SC::Sum{}, temp, bytes);
+                if (exclusive)
+                    SC::exclusive_scan(d_in.get() + 1, d_out.get() + 1, n, SC::Sum{}, -4, temp, bytes, testEnv());
+                else SC::inclusive_scan(d_in.get() + 1, d_out.get() + 1, n, SC::Sum{}, temp, bytes, testEnv());
             }));
             ASSERT_TRUE(sameElements(download(d_out.get() + 1, n), exclusive ? referenceExclusiveScan(in, SC::Sum{}, -4)
                                                                              : referenceInclusiveScan(in, SC::Sum{})));

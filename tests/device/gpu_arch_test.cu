@@ -78,7 +78,9 @@ TEST_F(GpuArch, CompiledForSm90IsTheKernelsPtxVersion) {
 // it, the portable kernels run, and every result is still right (before, an empty kernel ran and
 // left the outputs as they were).
 TEST_F(GpuArch, StagedScansAskedForAreRightWhereverCompiled) {
-    SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
+    SC::Tuning tuning;
+    tuning.scan_staging = SC::ScanStaging::Staged;
+    const SC::CallEnvironment staged = testEnv(tuning);
     std::mt19937 rng(freshSeed());
     const std::size_t n = (std::size_t{1} << 22) + 5;
     const std::vector<int> keys = runsOfKeys(n, rng);
@@ -89,12 +91,12 @@ TEST_F(GpuArch, StagedScansAskedForAreRightWhereverCompiled) {
     const std::size_t bytes = d_temp.size();
 
     auto d_out = poisonedBuffer<int>(n);
-    SC::exclusive_scan(d_keys.get(), d_out.get(), n, SC::Sum{}, 0, d_temp.get(), bytes);
+    SC::exclusive_scan(d_keys.get(), d_out.get(), n, SC::Sum{}, 0, d_temp.get(), bytes, staged);
     EXPECT_EQ(download(d_out.get(), n), referenceExclusiveScan(keys, SC::Sum{}, 0)) << "exclusive_scan";
 
     d_out = poisonedBuffer<int>(n);
     auto d_count = poisonedBuffer<std::size_t>(1);
-    SC::select_if(d_keys.get(), d_out.get(), d_count.get(), n, IsNegative{}, d_temp.get(), bytes);
+    SC::select_if(d_keys.get(), d_out.get(), d_count.get(), n, IsNegative{}, d_temp.get(), bytes, staged);
     std::vector<int> negatives;
     std::copy_if(keys.begin(), keys.end(), std::back_inserter(negatives), IsNegative{});
     ASSERT_EQ(download(d_count.get(), 1)[0], negatives.size()) << "select_if count";
@@ -104,7 +106,7 @@ TEST_F(GpuArch, StagedScansAskedForAreRightWhereverCompiled) {
     firsts.erase(std::unique(firsts.begin(), firsts.end()), firsts.end());
     d_out = poisonedBuffer<int>(n);
     d_count = poisonedBuffer<std::size_t>(1);
-    SC::unique(d_keys.get(), d_out.get(), d_count.get(), n, SC::EqualTo{}, d_temp.get(), bytes);
+    SC::unique(d_keys.get(), d_out.get(), d_count.get(), n, SC::EqualTo{}, d_temp.get(), bytes, staged);
     ASSERT_EQ(download(d_count.get(), 1)[0], firsts.size()) << "unique count";
     EXPECT_EQ(download(d_out.get(), firsts.size()), firsts) << "unique";
 
@@ -116,7 +118,7 @@ TEST_F(GpuArch, StagedScansAskedForAreRightWhereverCompiled) {
     d_out = poisonedBuffer<int>(n);
     auto d_lengths = poisonedBuffer<int>(n);
     d_count = poisonedBuffer<std::size_t>(1);
-    SC::run_length_encode(d_keys.get(), d_out.get(), d_lengths.get(), d_count.get(), n, d_temp.get(), bytes);
+    SC::run_length_encode(d_keys.get(), d_out.get(), d_lengths.get(), d_count.get(), n, d_temp.get(), bytes, staged);
     ASSERT_EQ(download(d_count.get(), 1)[0], firsts.size()) << "run_length_encode count";
     EXPECT_EQ(download(d_out.get(), firsts.size()), firsts) << "run_length_encode keys";
     EXPECT_EQ(download(d_lengths.get(), firsts.size()), lengths) << "run_length_encode lengths";
@@ -128,7 +130,7 @@ TEST_F(GpuArch, StagedScansAskedForAreRightWhereverCompiled) {
     auto d_sums = poisonedBuffer<int>(n);
     d_count = poisonedBuffer<std::size_t>(1);
     SC::reduce_by_key(d_keys.get(), d_ones.get(), d_out.get(), d_sums.get(), d_count.get(), n, SC::Sum{},
-                      SC::EqualTo{}, d_temp.get(), bytes);
+                      SC::EqualTo{}, d_temp.get(), bytes, staged);
     ASSERT_EQ(download(d_count.get(), 1)[0], firsts.size()) << "reduce_by_key count";
     EXPECT_EQ(download(d_out.get(), firsts.size()), firsts) << "reduce_by_key keys";
     EXPECT_EQ(download(d_sums.get(), firsts.size()), lengths) << "reduce_by_key sums";

@@ -126,11 +126,11 @@ Runs<K, Accumulator<V>> referenceRuns(const std::vector<K> &keys, const std::vec
 
 enum class Call { ReduceByKey, UniqueByKey };
 
-// One reduce_by_key (or unique_by_key) on poisoned outputs and temporary storage placed
+// One reduce_by_key (or unique_by_key) at `tuning` on poisoned outputs and temporary storage placed
 // `temp_offset` bytes into its buffer.
 template <class K, class V, class Op, class Equal>
 Runs<K, V> gpuByKey(Call call, const std::vector<K> &keys, const std::vector<V> &values, Op op, Equal equal,
-                    std::size_t temp_offset = 0) {
+                    std::size_t temp_offset = 0, const SC::Tuning &tuning = {}) {
     const std::size_t n = keys.size();
     SC::DeviceBuffer<K> d_keys = SC::DeviceBuffer<K>::from_host(keys.data(), n), d_keys_out(n);
     SC::DeviceBuffer<V> d_values = SC::DeviceBuffer<V>::from_host(values.data(), n), d_values_out(n);
@@ -143,10 +143,10 @@ Runs<K, V> gpuByKey(Call call, const std::vector<K> &keys, const std::vector<V> 
     temp.fill_bytes(kPoisonByte);
     if (call == Call::ReduceByKey)
         SC::reduce_by_key(d_keys.get(), d_values.get(), d_keys_out.get(), d_values_out.get(), d_runs.get(), n, op,
-                          equal, temp.get() + temp_offset, bytes);
+                          equal, temp.get() + temp_offset, bytes, testEnv(tuning));
     else
         SC::unique_by_key(d_keys.get(), d_values.get(), d_keys_out.get(), d_values_out.get(), d_runs.get(), n, equal,
-                          temp.get() + temp_offset, bytes);
+                          temp.get() + temp_offset, bytes, testEnv(tuning));
     SC_CUDA_CHECK(cudaDeviceSynchronize());
     Runs<K, V> out;
     d_runs.copy_to_host(&out.runs, 1);
@@ -189,10 +189,11 @@ template <class K, class V>
 
 template <class K, class V, class Op, class Equal = SC::EqualTo>
 ::testing::AssertionResult checkReduceByKey(const std::vector<K> &keys, const std::vector<V> &values, Op op,
-                                            Equal equal = {}, std::size_t temp_offset = 0) {
+                                            Equal equal = {}, std::size_t temp_offset = 0,
+                                            const SC::Tuning &tuning = {}) {
     std::vector<double> magnitudes;
     const auto expected = referenceRuns(keys, values, op, equal, &magnitudes);
-    return sameRuns(gpuByKey(Call::ReduceByKey, keys, values, op, equal, temp_offset), expected, magnitudes);
+    return sameRuns(gpuByKey(Call::ReduceByKey, keys, values, op, equal, temp_offset, tuning), expected, magnitudes);
 }
 
 struct KeepFirst {
@@ -202,16 +203,17 @@ struct KeepFirst {
 
 template <class K, class V>
 ::testing::AssertionResult checkUniqueByKey(const std::vector<K> &keys, const std::vector<V> &values,
-                                            std::size_t temp_offset = 0) {
+                                            std::size_t temp_offset = 0, const SC::Tuning &tuning = {}) {
     const auto expected = referenceRuns(keys, values, KeepFirst{}, SC::EqualTo{});
     std::vector<double> magnitudes(expected.runs, 0.0);
-    return sameRuns(gpuByKey(Call::UniqueByKey, keys, values, KeepFirst{}, SC::EqualTo{}, temp_offset), expected,
-                    magnitudes);
+    return sameRuns(gpuByKey(Call::UniqueByKey, keys, values, KeepFirst{}, SC::EqualTo{}, temp_offset, tuning),
+                    expected, magnitudes);
 }
 
-// unique and run_length_encode on the same input.
+// unique and run_length_encode on the same input, at `tuning`.
 template <class T, class Length>
-::testing::AssertionResult checkUniqueAndEncode(const std::vector<T> &in, std::size_t temp_offset = 0) {
+::testing::AssertionResult checkUniqueAndEncode(const std::vector<T> &in, std::size_t temp_offset = 0,
+                                                const SC::Tuning &tuning = {}) {
     const std::size_t n = in.size();
     SC::DeviceBuffer<T> d_in = SC::DeviceBuffer<T>::from_host(in.data(), n), d_out(n);
     SC::DeviceBuffer<Length> d_lengths(n);
@@ -234,8 +236,10 @@ template <class T, class Length>
         temp.fill_bytes(kPoisonByte);
         if (encode)
             SC::run_length_encode(d_in.get(), d_out.get(), d_lengths.get(), d_count.get(), n, temp.get() + temp_offset,
-                                  bytes);
-        else SC::unique(d_in.get(), d_out.get(), d_count.get(), n, SC::EqualTo{}, temp.get() + temp_offset, bytes);
+                                  bytes, testEnv(tuning));
+        else
+            SC::unique(d_in.get(), d_out.get(), d_count.get(), n, SC::EqualTo{}, temp.get() + temp_offset, bytes,
+                       testEnv(tuning));
         SC_CUDA_CHECK(cudaDeviceSynchronize());
         const char *what = encode ? "run_length_encode" : "unique";
         std::size_t count = 0;
@@ -286,15 +290,15 @@ TEST_F(GpuByKey, ReduceByKeyNonCommutativeMatrixProduct) { checkTypes<int, Mat2>
 
 TEST_F(GpuByKey, ReduceByKeyTileBoundariesAtSeveralBlockSizes) {
     for (const int threads : {32, 128, 256, 1024}) {
-        SC::block_sizes().single_pass = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::single_pass, threads);
         for (const std::size_t n : tileSizes<int, int>(threads))
             for (const double mean : kMeanLengths) {
                 SCOPED_TRACE(std::to_string(threads) + " threads, n = " + std::to_string(n) + ", mean " +
                              std::to_string(mean));
                 ASSERT_TRUE(checkReduceByKey(runKeys<int>(n, mean, freshSeed()), randomValues<int>(n, freshSeed()),
-                                             SC::Sum{}));
+                                             SC::Sum{}, SC::EqualTo{}, 0, tuning));
                 ASSERT_TRUE(checkReduceByKey(runKeys<int>(n, mean, freshSeed()), randomValues<Mat2>(n, freshSeed()),
-                                             MatMul{}));
+                                             MatMul{}, SC::EqualTo{}, 0, tuning));
             }
     }
 }
@@ -303,7 +307,8 @@ TEST_F(GpuByKey, ReduceByKeyTileBoundariesAtSeveralBlockSizes) {
 // thread's items, keys and values of 4 and 8 bytes, run-length encode (no values read), and a
 // non-commutative operator (unique_by_key keeps each run's first value).
 TEST_F(GpuByKey, StagedRunsAroundTilesAndThreads) {
-    SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
+    SC::Tuning staged;
+    staged.scan_staging = SC::ScanStaging::Staged;
     // Around a thread's items and a warp's (int keys; each warp writes its runs out of its part of
     // the tile), the tile (of int keys and values, of long long keys, of int keys alone for
     // run-length encode) and several tiles.
@@ -322,11 +327,12 @@ TEST_F(GpuByKey, StagedRunsAroundTilesAndThreads) {
         for (const double mean : kMeanLengths) {
             SCOPED_TRACE("n = " + std::to_string(n) + ", mean " + std::to_string(mean));
             ASSERT_TRUE(checkReduceByKey(runKeys<int>(n, mean, freshSeed()), randomValues<int>(n, freshSeed()),
-                                         SC::Sum{}));
+                                         SC::Sum{}, SC::EqualTo{}, 0, staged));
             ASSERT_TRUE(checkReduceByKey(runKeys<long long>(n, mean, freshSeed()),
-                                         randomValues<double>(n, freshSeed()), SC::Sum{}));
-            ASSERT_TRUE(checkUniqueByKey(runKeys<int>(n, mean, freshSeed()), randomValues<int>(n, freshSeed())));
-            ASSERT_TRUE((checkUniqueAndEncode<int, int>(runKeys<int>(n, mean, freshSeed()))));
+                                         randomValues<double>(n, freshSeed()), SC::Sum{}, SC::EqualTo{}, 0, staged));
+            ASSERT_TRUE(
+                checkUniqueByKey(runKeys<int>(n, mean, freshSeed()), randomValues<int>(n, freshSeed()), 0, staged));
+            ASSERT_TRUE((checkUniqueAndEncode<int, int>(runKeys<int>(n, mean, freshSeed()), 0, staged)));
         }
 }
 
@@ -417,7 +423,7 @@ TEST_F(GpuByKey, MisalignedKeysAndValues) {
         const std::size_t bytes = SC::reduce_by_key_temp_bytes<int, int>(n);
         SC::DeviceBuffer<char> temp(bytes);
         SC::reduce_by_key(d_keys.get() + shift, d_values.get() + (3 - shift), d_keys_out.get(),
-                          d_values_out.get(), d_runs.get(), n, SC::Sum{}, SC::EqualTo{}, temp.get(), bytes);
+                          d_values_out.get(), d_runs.get(), n, SC::Sum{}, SC::EqualTo{}, temp.get(), bytes, testEnv());
         SC_CUDA_CHECK(cudaDeviceSynchronize());
         const std::vector<int> k(keys.begin() + shift, keys.begin() + shift + n);
         const std::vector<int> v(values.begin() + 3 - shift, values.begin() + 3 - shift + n);
@@ -441,14 +447,14 @@ TEST_F(GpuByKey, UniqueByKey) {
 
 TEST_F(GpuByKey, UniqueAndRunLengthEncode) {
     for (const int threads : {32, 256, 1024}) {
-        SC::block_sizes().single_pass = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::single_pass, threads);
         std::vector<std::size_t> sizes = plainSizes();
         for (const std::size_t n : tileSizes<int, unsigned>(threads)) sizes.push_back(n);
         for (const std::size_t n : sizes)
             for (const double mean : kMeanLengths) {
                 SCOPED_TRACE(std::to_string(threads) + " threads, n = " + std::to_string(n) + ", mean " +
                              std::to_string(mean));
-                ASSERT_TRUE((checkUniqueAndEncode<int, int>(runKeys<int>(n, mean, freshSeed()))));
+                ASSERT_TRUE((checkUniqueAndEncode<int, int>(runKeys<int>(n, mean, freshSeed()), 0, tuning)));
             }
     }
     ASSERT_TRUE((checkUniqueAndEncode<long long, std::size_t>(runKeys<long long>(1 << 20, 4, freshSeed()))));
@@ -473,23 +479,25 @@ TEST_F(GpuByKey, BadArgumentsThrowBeforeAnyWork) {
     const std::size_t bytes = SC::reduce_by_key_temp_bytes<int, int>(16);
     SC::DeviceBuffer<char> temp(bytes);
     EXPECT_THROW(SC::reduce_by_key(static_cast<const int *>(nullptr), d.get(), d.get(), d.get(), d_runs.get(), 16,
-                                   SC::Sum{}, SC::EqualTo{}, temp.get(), bytes),
+                                   SC::Sum{}, SC::EqualTo{}, temp.get(), bytes, testEnv()),
                  std::invalid_argument);
     EXPECT_THROW(SC::reduce_by_key(d.get(), d.get(), d.get(), static_cast<int *>(nullptr), d_runs.get(), 16, SC::Sum{},
-                                   SC::EqualTo{}, temp.get(), bytes),
+                                   SC::EqualTo{}, temp.get(), bytes, testEnv()),
                  std::invalid_argument);
     EXPECT_THROW(SC::reduce_by_key(d.get(), d.get(), d.get(), d.get(), nullptr, 16, SC::Sum{}, SC::EqualTo{},
-                                   temp.get(), bytes),
+                                   temp.get(), bytes, testEnv()),
                  std::invalid_argument);
     EXPECT_THROW(SC::reduce_by_key(d.get(), d.get(), d.get(), d.get(), d_runs.get(), 16, SC::Sum{}, SC::EqualTo{},
-                                   temp.get(), bytes - 1),
+                                   temp.get(), bytes - 1, testEnv()),
                  std::invalid_argument);
     EXPECT_THROW(SC::reduce_by_key(d.get(), d.get(), d.get(), d.get(), d_runs.get(), std::size_t{1} << 32, SC::Sum{},
-                                   SC::EqualTo{}, temp.get(), bytes),
+                                   SC::EqualTo{}, temp.get(), bytes, testEnv()),
                  std::invalid_argument);
-    EXPECT_THROW(SC::run_length_encode(d.get(), d.get(), d.get(), d_runs.get(), 16, nullptr, 0), std::invalid_argument);
-    EXPECT_THROW(SC::unique(d.get(), static_cast<int *>(nullptr), d_runs.get(), 16, SC::EqualTo{}, temp.get(), bytes),
+    EXPECT_THROW(SC::run_length_encode(d.get(), d.get(), d.get(), d_runs.get(), 16, nullptr, 0, testEnv()),
                  std::invalid_argument);
+    EXPECT_THROW(
+        SC::unique(d.get(), static_cast<int *>(nullptr), d_runs.get(), 16, SC::EqualTo{}, temp.get(), bytes, testEnv()),
+        std::invalid_argument);
     EXPECT_THROW(SC::histogram_even(d.get(), 16, reinterpret_cast<unsigned *>(d.get()), 0, 0, 10), std::invalid_argument);
     EXPECT_THROW(SC::histogram_even(d.get(), 16, reinterpret_cast<unsigned *>(d.get()), 4, 10, 10), std::invalid_argument);
     EXPECT_THROW(SC::histogram_even(d.get(), 16, static_cast<unsigned *>(nullptr), 4, 0, 10), std::invalid_argument);
@@ -507,12 +515,12 @@ TEST_F(GpuByKey, EmptyInputWritesZeroCounts) {
     SC::DeviceBuffer<std::size_t> d_runs(1);
     d_runs.fill_bytes(kPoisonByte);
     SC::reduce_by_key(static_cast<const int *>(nullptr), static_cast<const int *>(nullptr), static_cast<int *>(nullptr),
-                      static_cast<int *>(nullptr), d_runs.get(), 0, SC::Sum{}, SC::EqualTo{}, nullptr, 0);
+                      static_cast<int *>(nullptr), d_runs.get(), 0, SC::Sum{}, SC::EqualTo{}, nullptr, 0, testEnv());
     SC_CUDA_CHECK(cudaDeviceSynchronize());
     ASSERT_EQ(download(d_runs.get(), 1)[0], 0u);
     d_runs.fill_bytes(kPoisonByte);
     SC::unique(static_cast<const int *>(nullptr), static_cast<int *>(nullptr), d_runs.get(), 0, SC::EqualTo{}, nullptr,
-               0);
+               0, testEnv());
     SC_CUDA_CHECK(cudaDeviceSynchronize());
     ASSERT_EQ(download(d_runs.get(), 1)[0], 0u);
     SC::DeviceBuffer<unsigned> d_histogram(100);
@@ -705,8 +713,8 @@ TEST_F(GpuByKey, GraphReplayReduceByKeyAndRunLengthEncode) {
         arena,
         [&](cudaStream_t s) {
             SC::reduce_by_key(d_keys, d_values, d_keys_out, d_values_out, d_counts, n, SC::Sum{}, SC::EqualTo{},
-                              d_temp + 3, bytes - 3, s);
-            SC::run_length_encode(d_keys, d_rle_out, d_lengths, d_counts + 1, n, d_temp + 3, bytes - 3, s);
+                              d_temp + 3, bytes - 3, testEnv(s));
+            SC::run_length_encode(d_keys, d_rle_out, d_lengths, d_counts + 1, n, d_temp + 3, bytes - 3, testEnv(s));
         },
         [&](cudaStream_t s) {
             keys = runKeys<int>(n, 1 + rng() % 64, rng());
@@ -754,9 +762,9 @@ TEST_F(GpuByKey, GraphReplayUniqueUniqueByKeyAndHistogram) {
     captureAndReplay(
         arena,
         [&](cudaStream_t s) {
-            SC::unique(d_in, d_out, d_count, n, SC::EqualTo{}, d_temp, bytes, s);
+            SC::unique(d_in, d_out, d_count, n, SC::EqualTo{}, d_temp, bytes, testEnv(s));
             SC::unique_by_key(d_in, d_values, d_keys_out, d_values_out, d_pairs, n, SC::EqualTo{}, d_pair_temp,
-                              pair_bytes, s);
+                              pair_bytes, testEnv(s));
             SC::histogram_even(d_in, n, d_histogram, bins, -1000000, 1000000, s);
         },
         [&](cudaStream_t s) {

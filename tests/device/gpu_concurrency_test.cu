@@ -89,8 +89,9 @@ TEST_F(GpuConcurrency, ScanAndScanWithSeparateStorage) {
         poison(0, d_b_out, n * sizeof(double));
         SC_CUDA_CHECK(cudaDeviceSynchronize());
         ASSERT_TRUE(runTogether(
-            arena, [&](cudaStream_t s) { SC::exclusive_scan(d_a, d_a_out, n, SC::Sum{}, 0, d_a_temp, a_bytes, s); },
-            [&](cudaStream_t s) { SC::inclusive_scan(d_b, d_b_out, n, SC::Sum{}, d_b_temp, b_bytes, s); }));
+            arena,
+            [&](cudaStream_t s) { SC::exclusive_scan(d_a, d_a_out, n, SC::Sum{}, 0, d_a_temp, a_bytes, testEnv(s)); },
+            [&](cudaStream_t s) { SC::inclusive_scan(d_b, d_b_out, n, SC::Sum{}, d_b_temp, b_bytes, testEnv(s)); }));
         EXPECT_TRUE(sameElements(download(d_a_out, n), referenceExclusiveScan(a, SC::Sum{}, 0), "int exclusive scan"));
         EXPECT_TRUE(sameElements(download(d_b_out, n), referenceInclusiveScan(b, SC::Sum{}), "double inclusive scan"));
     }
@@ -174,8 +175,10 @@ TEST_F(GpuConcurrency, SelectAndScanWithSeparateStorage) {
         SC_CUDA_CHECK(cudaDeviceSynchronize());
         ASSERT_TRUE(runTogether(
             arena,
-            [&](cudaStream_t s) { SC::select_if(d_a, d_a_out, d_count, n, IsNegative{}, d_a_temp, a_bytes, s); },
-            [&](cudaStream_t s) { SC::exclusive_scan(d_b, d_b_out, n, SC::Sum{}, 0, d_b_temp, b_bytes, s); }));
+            [&](cudaStream_t s) {
+                SC::select_if(d_a, d_a_out, d_count, n, IsNegative{}, d_a_temp, a_bytes, testEnv(s));
+            },
+            [&](cudaStream_t s) { SC::exclusive_scan(d_b, d_b_out, n, SC::Sum{}, 0, d_b_temp, b_bytes, testEnv(s)); }));
         std::vector<int> kept;
         for (int x : a)
             if (IsNegative{}(x)) kept.push_back(x);
@@ -212,7 +215,7 @@ TEST_F(GpuConcurrency, SegmentedReduceAndScanWithSeparateStorage) {
             [&](cudaStream_t s) {
                 SC::segmented_reduce(d_a, n, d_offsets, segments, d_sums, SC::Sum{}, 0, d_a_temp, a_bytes, s, engine);
             },
-            [&](cudaStream_t s) { SC::inclusive_scan(d_b, d_b_out, n, SC::Sum{}, d_b_temp, b_bytes, s); }));
+            [&](cudaStream_t s) { SC::inclusive_scan(d_b, d_b_out, n, SC::Sum{}, d_b_temp, b_bytes, testEnv(s)); }));
         EXPECT_TRUE(sameElements(download(d_sums, segments), referenceSegmentedReduce(a, offsets, SC::Sum{}, 0),
                                  "segmented reduce"));
         EXPECT_TRUE(sameElements(download(d_b_out, n), referenceInclusiveScan(b, SC::Sum{}), "scan"));

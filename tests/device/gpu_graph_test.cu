@@ -16,7 +16,7 @@
 #include <stream_compaction/io/matrix_generators.h>
 #include <stream_compaction/radix.h>
 #include <stream_compaction/device/spmv.cuh>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/support/call_environment.h>
 
 #include "gpu_test_util.h"
 #include "robustness_util.h"
@@ -62,7 +62,7 @@ std::vector<T> randomValues(std::size_t n, std::mt19937 &rng) {
 }
 
 template <class T>
-void checkScanReplays(bool exclusive, std::size_t n = kN) {
+void checkScanReplays(bool exclusive, std::size_t n = kN, const SC::Tuning &tuning = {}) {
     DeviceArena arena;
     T *d_in = arena.make<T>(n);
     T *d_out = arena.make<T>(n);
@@ -74,8 +74,8 @@ void checkScanReplays(bool exclusive, std::size_t n = kN) {
     captureAndReplay(
         arena,
         [&](cudaStream_t s) {
-            if (exclusive) SC::exclusive_scan(d_in, d_out, n, SC::Sum{}, init, d_temp, bytes, s);
-            else SC::inclusive_scan(d_in, d_out, n, SC::Sum{}, d_temp, bytes, s);
+            if (exclusive) SC::exclusive_scan(d_in, d_out, n, SC::Sum{}, init, d_temp, bytes, testEnv(s, tuning));
+            else SC::inclusive_scan(d_in, d_out, n, SC::Sum{}, d_temp, bytes, testEnv(s, tuning));
         },
         [&](cudaStream_t s) {
             in = randomValues<T>(n, rng);
@@ -102,8 +102,7 @@ TEST_F(GpuGraph, OneTileScans) {
 // The fixed-order look-back's span prefixes (one per 1024 tiles) replayed: 32-thread blocks cut
 // kN doubles into about 3900 tiles, four spans.
 TEST_F(GpuGraph, ExclusiveScanDoubleAcrossSpans) {
-    SC::block_sizes().single_pass = 32;
-    checkScanReplays<double>(true);
+    checkScanReplays<double>(true, kN, tuningWith(&SC::Tuning::single_pass, 32));
 }
 
 // Replays and ordinary calls mixed on the same buffers and temporary storage: replay, replay,
@@ -118,7 +117,7 @@ TEST_F(GpuGraph, ReplaysInterleavedWithOrdinaryCalls) {
     std::mt19937 rng(freshSeed());
     Stream stream;
     GraphExec graph = captureGraph(stream, [&](cudaStream_t s) {
-        SC::exclusive_scan(d_in, d_out, n, SC::Sum{}, 0, d_temp, bytes, s);
+        SC::exclusive_scan(d_in, d_out, n, SC::Sum{}, 0, d_temp, bytes, testEnv(s));
     });
     const bool replays[] = {true, true, false, true, false, true};
     for (int round = 0; round < 6; ++round) {
@@ -128,7 +127,7 @@ TEST_F(GpuGraph, ReplaysInterleavedWithOrdinaryCalls) {
         upload(stream.get(), d_in, in);
         poison(stream, d_out, n * sizeof(int));
         if (replay) graph.launch(stream);
-        else SC::exclusive_scan(d_in, d_out, n, SC::Sum{}, 0, d_temp, bytes, stream);
+        else SC::exclusive_scan(d_in, d_out, n, SC::Sum{}, 0, d_temp, bytes, testEnv(stream));
         const ::testing::AssertionResult finished = finishesWithin(stream, kReplaySeconds, "scan");
         if (deviceWedged()) {
             arena.abandon();
@@ -152,7 +151,8 @@ TEST_F(GpuGraph, TransformInclusiveScan) {
     captureAndReplay(
         arena,
         [&](cudaStream_t s) {
-            SC::transform_inclusive_scan<int>(n, TripleLoad{d_in}, PlusOneStore{d_out}, SC::Sum{}, d_temp, bytes, s);
+            SC::transform_inclusive_scan<int>(n, TripleLoad{d_in}, PlusOneStore{d_out}, SC::Sum{}, d_temp, bytes,
+                                              testEnv(s));
         },
         [&](cudaStream_t s) {
             in = randomInts(n, rng, -300, 300);
@@ -188,12 +188,16 @@ void checkSelectReplays(Selection selection) {
         arena,
         [&](cudaStream_t s) {
             switch (selection) {
-            case Selection::If: SC::select_if(d_in, d_out, d_count, n, IsEven{}, d_temp, bytes, s); break;
-            case Selection::Flagged: SC::select_flagged(d_in, d_flags, d_out, d_count, n, d_temp, bytes, s); break;
-            case Selection::StablePartition:
-                SC::stable_partition(d_in, d_out, d_count, n, IsEven{}, d_temp, bytes, s);
+            case Selection::If: SC::select_if(d_in, d_out, d_count, n, IsEven{}, d_temp, bytes, testEnv(s)); break;
+            case Selection::Flagged:
+                SC::select_flagged(d_in, d_flags, d_out, d_count, n, d_temp, bytes, testEnv(s));
                 break;
-            case Selection::Partition: SC::partition(d_in, d_out, d_count, n, IsEven{}, d_temp, bytes, s); break;
+            case Selection::StablePartition:
+                SC::stable_partition(d_in, d_out, d_count, n, IsEven{}, d_temp, bytes, testEnv(s));
+                break;
+            case Selection::Partition:
+                SC::partition(d_in, d_out, d_count, n, IsEven{}, d_temp, bytes, testEnv(s));
+                break;
             }
         },
         [&](cudaStream_t s) {
@@ -619,8 +623,8 @@ TEST_F(GpuGraph, ScanThenSelectShareTemporaryStorage) {
     captureAndReplay(
         arena,
         [&](cudaStream_t s) {
-            SC::exclusive_scan(d_in, d_scanned, n, SC::Sum{}, 0, d_temp, bytes, s);
-            SC::select_if(d_in, d_selected, d_count, n, IsEven{}, d_temp, bytes, s);
+            SC::exclusive_scan(d_in, d_scanned, n, SC::Sum{}, 0, d_temp, bytes, testEnv(s));
+            SC::select_if(d_in, d_selected, d_count, n, IsEven{}, d_temp, bytes, testEnv(s));
         },
         [&](cudaStream_t s) {
             in = randomInts(n, rng);
@@ -661,7 +665,7 @@ TEST_F(GpuGraph, SegmentedReduceThenScanShareTemporaryStorage) {
         arena,
         [&](cudaStream_t s) {
             SC::segmented_reduce(d_in, n, d_offsets, segments, d_sums, SC::Sum{}, 0, d_temp, bytes, s);
-            SC::inclusive_scan(d_sums, d_prefix, segments, SC::Sum{}, d_temp, bytes, s);
+            SC::inclusive_scan(d_sums, d_prefix, segments, SC::Sum{}, d_temp, bytes, testEnv(s));
         },
         [&](cudaStream_t s) {
             in = randomInts(n, rng);
@@ -691,7 +695,7 @@ TEST_F(GpuGraph, ThreadLocalCaptureMode) {
     std::mt19937 rng(freshSeed());
     std::vector<int> in;
     captureAndReplay(
-        arena, [&](cudaStream_t s) { SC::inclusive_scan(d_in, d_out, n, SC::Max{}, d_temp, bytes, s); },
+        arena, [&](cudaStream_t s) { SC::inclusive_scan(d_in, d_out, n, SC::Max{}, d_temp, bytes, testEnv(s)); },
         [&](cudaStream_t s) {
             in = randomInts(n, rng);
             upload(s, d_in, in);

@@ -353,8 +353,8 @@ TEST_F(GpuMerge, ManyTilesOnTwoStreamsAtOnce) {
     SC::DeviceBuffer<int> d_keys = poisoned<int>(n), d_values = poisoned<int>(n), d_keys_b_first = poisoned<int>(n);
     Stream first, second;
     SC::merge_pairs(d_a.get(), d_av.get(), na, d_b.get(), d_bv.get(), nb, d_keys.get(), d_values.get(), SC::Less{},
-                    first);
-    SC::merge_keys(d_b.get(), nb, d_a.get(), na, d_keys_b_first.get(), SC::Less{}, second);
+                    first.get());
+    SC::merge_keys(d_b.get(), nb, d_a.get(), na, d_keys_b_first.get(), SC::Less{}, second.get());
     SC_CUDA_CHECK(cudaStreamSynchronize(first));
     SC_CUDA_CHECK(cudaStreamSynchronize(second));
     ASSERT_TRUE(sameElements(download(d_keys.get(), n), keys, "merged keys"));

@@ -17,7 +17,6 @@
 #include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/device/segmented_scan.cuh>
 #include <stream_compaction/device/select.cuh>
-#include <stream_compaction/tuning/block_sizes.h>
 
 #include "gpu_test_util.h"
 #include "robustness_util.h"
@@ -64,7 +63,7 @@ std::vector<T> lastOfEachSegment(const std::vector<T> &values, const std::vector
 
 template <class T>
 ::testing::AssertionResult reduceLast(const std::vector<T> &values, const std::vector<int> &offsets,
-                                      SC::SegmentedReduceAlgorithm engine) {
+                                      SC::SegmentedReduceAlgorithm engine, const SC::Tuning &tuning) {
     const std::size_t n = values.size(), segments = offsets.size() - 1;
     DeviceBuffer<T> d_values = DeviceBuffer<T>::from_host(values.data(), n), d_out(segments);
     DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(offsets.data(), offsets.size());
@@ -72,7 +71,7 @@ template <class T>
     d_out.fill_bytes(kPoisonByte);
     temp.fill_bytes(kPoisonByte);
     SC::segmented_reduce(d_values.get(), n, d_offsets.get(), segments, d_out.get(), Last{}, T(0), temp.get(),
-                         temp.bytes(), 0, engine);
+                         temp.bytes(), testEnv(tuning), engine);
     SC_CUDA_CHECK(cudaDeviceSynchronize());
     return sameElements(download(d_out.get(), segments), lastOfEachSegment(values, offsets), "segment results");
 }
@@ -83,18 +82,17 @@ void checkLast(const std::vector<int> &offsets, std::uint32_t seed) {
     std::mt19937 rng(seed);
     const std::size_t n = offsets.back();
     SCOPED_TRACE(std::to_string(offsets.size() - 1) + " segments, n = " + std::to_string(n));
-    const auto check = [&](SC::SegmentedReduceAlgorithm engine) {
+    const auto check = [&](SC::SegmentedReduceAlgorithm engine, const SC::Tuning &tuning) {
         SCOPED_TRACE(SC::segmented_reduce_algorithm_name(engine));
-        EXPECT_TRUE(reduceLast(nonzeroValues<int>(n, rng), offsets, engine)) << "int";
-        EXPECT_TRUE(reduceLast(nonzeroValues<double>(n, rng), offsets, engine)) << "double";
-        EXPECT_TRUE(reduceLast(nonzeroValues<std::int64_t>(n, rng), offsets, engine)) << "int64";
+        EXPECT_TRUE(reduceLast(nonzeroValues<int>(n, rng), offsets, engine, tuning)) << "int";
+        EXPECT_TRUE(reduceLast(nonzeroValues<double>(n, rng), offsets, engine, tuning)) << "double";
+        EXPECT_TRUE(reduceLast(nonzeroValues<std::int64_t>(n, rng), offsets, engine, tuning)) << "int64";
     };
     for (const int threads : kBlockSizes) {
-        SC::set_block_size(threads);
         SCOPED_TRACE("block size " + std::to_string(threads));
-        check(SC::SegmentedReduceAlgorithm::MergePath);
+        check(SC::SegmentedReduceAlgorithm::MergePath, tuningWith(&SC::Tuning::segmented, threads));
     }
-    check(SC::SegmentedReduceAlgorithm::ItemTiles);
+    check(SC::SegmentedReduceAlgorithm::ItemTiles, SC::Tuning{});
 }
 
 }  // namespace
@@ -142,7 +140,7 @@ TEST_F(GpuOperator, ScansWithLast) {
     const std::size_t n = 100003;
     std::mt19937 rng(freshSeed());
     for (const int threads : kBlockSizes) {
-        SC::set_block_size(threads);
+        const SC::CallEnvironment env = testEnv(tuningWith(&SC::Tuning::single_pass, threads));
         SCOPED_TRACE("block size " + std::to_string(threads));
         const std::vector<int> in = nonzeroValues<int>(n, rng);
         const std::vector<int> offsets = randomOffsets(n, n / 25, rng);
@@ -156,16 +154,17 @@ TEST_F(GpuOperator, ScansWithLast) {
         for (std::size_t i = 0; i < n; ++i) segment_previous[i] = i == 0 || flags[i] ? -7 : in[i - 1];
 
         d_out.fill_bytes(kPoisonByte);
-        SC::exclusive_scan(d_in.get(), d_out.get(), n, Last{}, -7, temp.get(), temp.bytes());
+        SC::exclusive_scan(d_in.get(), d_out.get(), n, Last{}, -7, temp.get(), temp.bytes(), env);
         EXPECT_TRUE(sameElements(download(d_out.get(), n), previous, "exclusive_scan"));
         d_out.fill_bytes(kPoisonByte);
-        SC::inclusive_scan(d_in.get(), d_out.get(), n, Last{}, temp.get(), temp.bytes());
+        SC::inclusive_scan(d_in.get(), d_out.get(), n, Last{}, temp.get(), temp.bytes(), env);
         EXPECT_TRUE(sameElements(download(d_out.get(), n), in, "inclusive_scan"));
         d_out.fill_bytes(kPoisonByte);
-        SC::segmented_exclusive_scan(d_in.get(), d_flags.get(), d_out.get(), n, Last{}, -7, temp.get(), temp.bytes());
+        SC::segmented_exclusive_scan(d_in.get(), d_flags.get(), d_out.get(), n, Last{}, -7, temp.get(), temp.bytes(),
+                                     env);
         EXPECT_TRUE(sameElements(download(d_out.get(), n), segment_previous, "segmented_exclusive_scan"));
         d_out.fill_bytes(kPoisonByte);
-        SC::segmented_inclusive_scan(d_in.get(), d_flags.get(), d_out.get(), n, Last{}, temp.get(), temp.bytes());
+        SC::segmented_inclusive_scan(d_in.get(), d_flags.get(), d_out.get(), n, Last{}, temp.get(), temp.bytes(), env);
         EXPECT_TRUE(sameElements(download(d_out.get(), n), in, "segmented_inclusive_scan"));
     }
 }
@@ -223,16 +222,16 @@ void checkWithoutDefaultConstruction() {
                                       SC::segmented_reduce_temp_bytes<T>(n, segments)}));
 
     d_out.fill_bytes(kPoisonByte);
-    SC::exclusive_scan(d_in.get(), d_out.get(), n, AddValues{}, T(5), temp.get(), temp.bytes());
+    SC::exclusive_scan(d_in.get(), d_out.get(), n, AddValues{}, T(5), temp.get(), temp.bytes(), testEnv());
     EXPECT_TRUE(sameElements(download(d_out.get(), n, filler), referenceExclusiveScan(in, AddValues{}, T(5)),
                              "exclusive_scan"));
 
     d_out.fill_bytes(kPoisonByte);
-    SC::inclusive_scan(d_in.get(), d_out.get(), n, AddValues{}, temp.get(), temp.bytes());
+    SC::inclusive_scan(d_in.get(), d_out.get(), n, AddValues{}, temp.get(), temp.bytes(), testEnv());
     EXPECT_TRUE(sameElements(download(d_out.get(), n, filler), referenceInclusiveScan(in, AddValues{}), "inclusive_scan"));
 
     d_out.fill_bytes(kPoisonByte);
-    SC::select_if(d_in.get(), d_out.get(), d_count.get(), n, PositiveValue{}, temp.get(), temp.bytes());
+    SC::select_if(d_in.get(), d_out.get(), d_count.get(), n, PositiveValue{}, temp.get(), temp.bytes(), testEnv());
     std::vector<T> kept;
     for (const T &x : in)
         if (PositiveValue{}(x)) kept.push_back(x);

@@ -184,11 +184,12 @@ struct Less {
     bool operator()(const T &a, const T &b) const { return a < b; }
 };
 
-// Sorts on the GPU through the caller-provided-storage API, from poisoned outputs and storage.
-// `values` empty: keys only.
+// Sorts on the GPU through the caller-provided-storage API at `tuning`, from poisoned outputs and
+// storage. `values` empty: keys only.
 template <class Key, class Value>
 void gpuSort(const std::vector<Key> &keys, const std::vector<Value> &values, std::vector<Key> &sorted_keys,
-             std::vector<Value> &sorted_values, std::size_t max_portion_keys = SC::detail::kRadixMaxPortionKeys) {
+             std::vector<Value> &sorted_values, std::size_t max_portion_keys = SC::detail::kRadixMaxPortionKeys,
+             const SC::Tuning &tuning = {}) {
     const std::size_t n = keys.size();
     const bool pairs = !values.empty();
     DeviceBuffer<Key> d_keys_in = DeviceBuffer<Key>::from_host(keys.data(), n), d_keys_out(n);
@@ -198,17 +199,18 @@ void gpuSort(const std::vector<Key> &keys, const std::vector<Value> &values, std
     d_values_out.fill_bytes(kPoisonByte);
     if (pairs) {
         using Bits = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;
-        DeviceBuffer<char> temp(SC::detail::radix_temp_bytes<Key, Bits>(n, max_portion_keys));
+        DeviceBuffer<char> temp(SC::detail::radix_temp_bytes<Key, Bits>(n, max_portion_keys, tuning));
         temp.fill_bytes(kPoisonByte);
         SC::detail::radix_sort<Key, Bits>("radix_sort_pairs", d_keys_in.get(), d_keys_out.get(),
                                           reinterpret_cast<const Bits *>(d_values_in.get()),
                                           reinterpret_cast<Bits *>(d_values_out.get()), n, temp.get(), temp.bytes(),
-                                          0, max_portion_keys);
+                                          SC::CallEnvironment{nullptr, tuning}, max_portion_keys);
     } else {
-        DeviceBuffer<char> temp(SC::detail::radix_temp_bytes<Key, SC::KeysOnly>(n, max_portion_keys));
+        DeviceBuffer<char> temp(SC::detail::radix_temp_bytes<Key, SC::KeysOnly>(n, max_portion_keys, tuning));
         temp.fill_bytes(kPoisonByte);
         SC::detail::radix_sort<Key, SC::KeysOnly>("radix_sort_keys", d_keys_in.get(), d_keys_out.get(), nullptr,
-                                                  nullptr, n, temp.get(), temp.bytes(), 0, max_portion_keys);
+                                                  nullptr, n, temp.get(), temp.bytes(),
+                                                  SC::CallEnvironment{nullptr, tuning}, max_portion_keys);
     }
     SC_CUDA_CHECK(cudaDeviceSynchronize());
     sorted_keys.assign(n, Key{});
@@ -232,31 +234,36 @@ template <class Key, class Value>
 
 template <class Key, class Value>
 ::testing::AssertionResult sortsLikeStableSort(const std::vector<Key> &keys, bool pairs,
-                                               std::size_t max_portion_keys = SC::detail::kRadixMaxPortionKeys) {
+                                               std::size_t max_portion_keys = SC::detail::kRadixMaxPortionKeys,
+                                               const SC::Tuning &tuning = {}) {
     std::vector<Key> expected_keys = keys;
     std::vector<Value> expected_values = pairs ? indexValues<Value>(keys.size()) : std::vector<Value>{};
     const std::vector<Value> values = expected_values;
     referenceSort(expected_keys, expected_values, Less{});
     std::vector<Key> got_keys;
     std::vector<Value> got_values;
-    gpuSort(keys, values, got_keys, got_values, max_portion_keys);
+    gpuSort(keys, values, got_keys, got_values, max_portion_keys, tuning);
     return sameSort(got_keys, expected_keys, got_values, expected_values);
 }
 
 template <class Key, class Value>
-void checkShapes(const std::vector<std::size_t> &sizes, const std::vector<Shape> &shapes, bool pairs) {
+void checkShapes(const std::vector<std::size_t> &sizes, const std::vector<Shape> &shapes, bool pairs,
+                 const SC::Tuning &tuning = {}) {
     for (std::size_t n : sizes) {
         for (Shape shape : shapes) {
             const std::uint32_t seed = freshSeed();
             SCOPED_TRACE("n = " + std::to_string(n) + ", " + shapeName(shape) + ", seed " + std::to_string(seed));
-            ASSERT_TRUE((sortsLikeStableSort<Key, Value>(makeKeys<Key>(n, shape, seed), pairs)));
+            ASSERT_TRUE((sortsLikeStableSort<Key, Value>(makeKeys<Key>(n, shape, seed), pairs,
+                                                         SC::detail::kRadixMaxPortionKeys, tuning)));
         }
     }
 }
 
-// A tile's keys: the items a thread takes depend on the key's width.
+// A tile's keys at `tuning`'s radix block size: the items a thread takes depend on the key's width.
 template <class Key = int>
-std::size_t tileItems() { return std::size_t(SC::block_sizes().radix) * SC::kRadixItemsPerThread<Key>; }
+std::size_t tileItems(const SC::Tuning &tuning = {}) {
+    return std::size_t(SC::radix_threads_asked(tuning)) * SC::kRadixItemsPerThread<Key>;
+}
 
 // n = 0, 1, 2, a warp's worth and one more, around one tile, and several tiles with a ragged end.
 template <class Key = int>
@@ -291,21 +298,39 @@ TEST_F(GpuRadix, PairsAreStableForEveryValueType) {
 
 TEST_F(GpuRadix, EveryBlockSize) {
     for (int threads : {32, 128, 256, 512}) {
-        SC::block_sizes().radix = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::radix, threads);
         SCOPED_TRACE("block size " + std::to_string(threads));
-        const std::size_t tile = tileItems();
+        const std::size_t tile = tileItems(tuning);
         checkShapes<int, int>({tile - 1, tile + 1, 4 * tile + 3}, {Shape::Uniform, Shape::FewDistinct, Shape::Low16},
-                              false);
-        checkShapes<float, std::int64_t>({2 * tile + 1}, {Shape::Uniform, Shape::FewDistinct}, true);
-        const std::size_t wide_tile = tileItems<double>();
-        checkShapes<double, int>({wide_tile - 1, wide_tile + 1, 3 * wide_tile + 5}, {Shape::Uniform, Shape::Low8}, true);
+                              false, tuning);
+        checkShapes<float, std::int64_t>({2 * tile + 1}, {Shape::Uniform, Shape::FewDistinct}, true, tuning);
+        const std::size_t wide_tile = tileItems<double>(tuning);
+        checkShapes<double, int>({wide_tile - 1, wide_tile + 1, 3 * wide_tile + 5}, {Shape::Uniform, Shape::Low8}, true,
+                                 tuning);
     }
     SC::set_block_size(1024);
-    EXPECT_EQ(SC::block_sizes().radix, 512) << "set_block_size caps the radix block size";
-    SC::block_sizes().radix = 1024;
-    EXPECT_THROW(SC::radix_sort_temp_bytes<int>(10), std::invalid_argument);
-    SC::block_sizes().radix = 48;
-    EXPECT_THROW(SC::radix_sort_temp_bytes<int>(10), std::invalid_argument);
+    EXPECT_EQ(SC::block_sizes().radix, 512) << "set_block_size caps the course's radix block size";
+    EXPECT_EQ(SC::course_tuning().radix, 512);
+
+    // Over the register budget (1024) or not a multiple of 32 (48): refused by the size query and
+    // by the call, before any work.
+    const std::size_t n = 1000;
+    DeviceBuffer<int> d_keys(n), d_sorted(n);
+    d_sorted.fill_bytes(kPoisonByte);
+    DeviceBuffer<char> temp(SC::radix_sort_temp_bytes<int>(n));
+    for (const int threads : {1024, 48}) {
+        SCOPED_TRACE("block size " + std::to_string(threads));
+        const SC::CallEnvironment refused{nullptr, tuningWith(&SC::Tuning::radix, threads)};
+        EXPECT_THROW(SC::radix_sort_temp_bytes<int>(n, refused), std::invalid_argument);
+        EXPECT_THROW(SC::radix_sort_keys(d_keys.get(), d_sorted.get(), n, temp.get(), temp.bytes(), refused),
+                     std::invalid_argument);
+        EXPECT_THROW(SC::radix_sort_keys(d_keys.get(), d_sorted.get(), n, refused), std::invalid_argument);
+    }
+    SC_CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<unsigned char> untouched(n * sizeof(int));
+    SC_CUDA_CHECK(cudaMemcpy(untouched.data(), d_sorted.get(), untouched.size(), cudaMemcpyDeviceToHost));
+    EXPECT_TRUE(std::all_of(untouched.begin(), untouched.end(), [](unsigned char b) { return b == kPoisonByte; }))
+        << "a refused sort wrote its output";
 }
 
 // Portions of a few tiles: the bin offsets chain from launch to launch as past 2^30 keys.
@@ -665,7 +690,7 @@ std::vector<std::int64_t> classicPassesOnPairs(const std::vector<std::int64_t> &
 // partition's passes (falses reversed) do not even sort. The classic sort itself is then checked on
 // the same keys, including negative ones, INT_MIN and INT_MAX, many of them equal.
 TEST_F(GpuRadix, ClassicSortIsStable) {
-    const std::size_t tile = SC::detail::tile_items_for<std::int64_t>(SC::block_sizes().single_pass);
+    const std::size_t tile = SC::detail::tile_items_for<std::int64_t>(SC::kDefaultSinglePassThreads);
     for (const std::size_t n : {std::size_t(2), std::size_t(1000), tile + 1, 7 * tile + 3}) {
         const std::uint32_t seed = freshSeed();
         SCOPED_TRACE("n = " + std::to_string(n) + ", seed " + std::to_string(seed));

@@ -191,34 +191,38 @@ void reportWorstError(const char *what) {
     worstRelativeError() = 0;
 }
 
-std::string describe(ReduceStrategy strategy, std::size_t n) {
+// A call at `tuning`'s reduce block size.
+std::string describe(ReduceStrategy strategy, std::size_t n, const SC::Tuning &tuning = {}) {
     return std::string(SC::reduce_strategy_name(strategy)) + ", n = " + std::to_string(n) + ", block size " +
-           std::to_string(int(SC::block_sizes().reduce));
+           std::to_string(SC::reduce_threads(tuning));
 }
 
-// One reduction through the device API on poisoned output and storage; waits and returns it.
+// One reduction through the device API at `tuning` on poisoned output and storage; waits and
+// returns it.
 template <class T, class Op>
-T runReduce(ReduceStrategy strategy, const T *d_in, std::size_t n, Op op, T identity) {
+T runReduce(ReduceStrategy strategy, const T *d_in, std::size_t n, Op op, T identity, const SC::Tuning &tuning = {}) {
     DeviceBuffer<T> d_out(1);
     d_out.fill_bytes(kPoisonByte);
     DeviceBuffer<char> temp(SC::reduce_temp_bytes<T>(n, strategy));
     temp.fill_bytes(kPoisonByte);
-    SC::reduce(strategy, d_in, d_out.get(), n, op, identity, temp.get(), temp.bytes());
+    SC::reduce(strategy, d_in, d_out.get(), n, op, identity, temp.get(), temp.bytes(),
+               SC::CallEnvironment{nullptr, tuning});
     SC_CUDA_CHECK(cudaDeviceSynchronize());
     return download(d_out.get(), 1)[0];
 }
 
-// Each size's input from make(n), reduced by each strategy and compared with the CPU.
+// Each size's input from make(n), reduced by each strategy at `tuning` and compared with the CPU.
 template <class T, class Op, std::size_t N, class Make>
 void checkReductions(const char *what, const ReduceStrategy (&strategies)[N], const std::vector<std::size_t> &sizes,
-                     Op op, T identity, Make make) {
+                     Op op, T identity, Make make, const SC::Tuning &tuning = {}) {
     for (const std::size_t n : sizes) {
         const std::vector<T> in = make(n);
         const DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n);
         const Wide<T> expected = referenceReduce(in, op, identity);
         for (const ReduceStrategy strategy : strategies)
-            ASSERT_TRUE(matches(runReduce(strategy, d_in.get(), n, op, identity), expected, magnitudeOf(in, identity)))
-                << what << ", " << describe(strategy, n);
+            ASSERT_TRUE(
+                matches(runReduce(strategy, d_in.get(), n, op, identity, tuning), expected, magnitudeOf(in, identity)))
+                << what << ", " << describe(strategy, n, tuning);
     }
 }
 
@@ -260,41 +264,41 @@ class GpuReduce : public RobustGpuTest {};
 
 TEST_F(GpuReduce, EveryStrategyTypeAndOperatorMatchesTheCpu) {
     for (const int threads : kBlockSizes) {
-        SC::block_sizes().reduce = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::reduce, threads);
         const std::vector<std::size_t> sizes = reduceSizes(threads);
-        checkReductions("int sum", kAll, sizes, SC::Sum{}, 0, randomOf<int>());
-        checkReductions("int sum from 7", kAll, sizes, SC::Sum{}, 7, randomOf<int>());
-        checkReductions("int min", kAll, sizes, SC::Min{}, INT_MAX, randomOf<int>());
-        checkReductions("int max", kAll, sizes, SC::Max{}, INT_MIN, randomOf<int>());
-        checkReductions("int and", kAll, sizes, SC::BitAnd{}, -1, [](std::size_t n) { return sparseBits<int>(n, freshSeed(), true); });
-        checkReductions("int or", kAll, sizes, SC::BitOr{}, 0, [](std::size_t n) { return sparseBits<int>(n, freshSeed(), false); });
+        checkReductions("int sum", kAll, sizes, SC::Sum{}, 0, randomOf<int>(), tuning);
+        checkReductions("int sum from 7", kAll, sizes, SC::Sum{}, 7, randomOf<int>(), tuning);
+        checkReductions("int min", kAll, sizes, SC::Min{}, INT_MAX, randomOf<int>(), tuning);
+        checkReductions("int max", kAll, sizes, SC::Max{}, INT_MIN, randomOf<int>(), tuning);
+        checkReductions("int and", kAll, sizes, SC::BitAnd{}, -1, [](std::size_t n) { return sparseBits<int>(n, freshSeed(), true); }, tuning);
+        checkReductions("int or", kAll, sizes, SC::BitOr{}, 0, [](std::size_t n) { return sparseBits<int>(n, freshSeed(), false); }, tuning);
         using I64 = std::int64_t;
         constexpr double kInfinity = std::numeric_limits<double>::infinity();
-        checkReductions("int64 sum", kAll, sizes, SC::Sum{}, I64(0), randomOf<I64>());
-        checkReductions("int64 min", kAll, sizes, SC::Min{}, std::numeric_limits<I64>::max(), randomOf<I64>());
-        checkReductions("int64 max", kAll, sizes, SC::Max{}, std::numeric_limits<I64>::min(), randomOf<I64>());
-        checkReductions("int64 and", kAll, sizes, SC::BitAnd{}, I64(-1), [](std::size_t n) { return sparseBits<I64>(n, freshSeed(), true); });
-        checkReductions("int64 or", kAll, sizes, SC::BitOr{}, I64(0), [](std::size_t n) { return sparseBits<I64>(n, freshSeed(), false); });
-        checkReductions("float sum", kAll, sizes, SC::Sum{}, 0.0f, randomOf<float>());
-        checkReductions("float min", kAll, sizes, SC::Min{}, INFINITY, randomOf<float>());
-        checkReductions("float max", kAll, sizes, SC::Max{}, -INFINITY, randomOf<float>());
-        checkReductions("double sum", kAll, sizes, SC::Sum{}, 0.0, randomOf<double>());
-        checkReductions("double min", kAll, sizes, SC::Min{}, kInfinity, randomOf<double>());
-        checkReductions("double max", kAll, sizes, SC::Max{}, -kInfinity, randomOf<double>());
+        checkReductions("int64 sum", kAll, sizes, SC::Sum{}, I64(0), randomOf<I64>(), tuning);
+        checkReductions("int64 min", kAll, sizes, SC::Min{}, std::numeric_limits<I64>::max(), randomOf<I64>(), tuning);
+        checkReductions("int64 max", kAll, sizes, SC::Max{}, std::numeric_limits<I64>::min(), randomOf<I64>(), tuning);
+        checkReductions("int64 and", kAll, sizes, SC::BitAnd{}, I64(-1), [](std::size_t n) { return sparseBits<I64>(n, freshSeed(), true); }, tuning);
+        checkReductions("int64 or", kAll, sizes, SC::BitOr{}, I64(0), [](std::size_t n) { return sparseBits<I64>(n, freshSeed(), false); }, tuning);
+        checkReductions("float sum", kAll, sizes, SC::Sum{}, 0.0f, randomOf<float>(), tuning);
+        checkReductions("float min", kAll, sizes, SC::Min{}, INFINITY, randomOf<float>(), tuning);
+        checkReductions("float max", kAll, sizes, SC::Max{}, -INFINITY, randomOf<float>(), tuning);
+        checkReductions("double sum", kAll, sizes, SC::Sum{}, 0.0, randomOf<double>(), tuning);
+        checkReductions("double min", kAll, sizes, SC::Min{}, kInfinity, randomOf<double>(), tuning);
+        checkReductions("double max", kAll, sizes, SC::Max{}, -kInfinity, randomOf<double>(), tuning);
     }
     reportWorstError("every strategy, type and operator");
 }
 
 TEST_F(GpuReduce, NonCommutativeOperatorsKeepTheOrderOnEveryOrderPreservingStrategy) {
     for (const int threads : kBlockSizes) {
-        SC::block_sizes().reduce = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::reduce, threads);
         const std::vector<std::size_t> sizes = reduceSizes(threads);
-        checkReductions("2x2 matrix product", kOrderPreserving, sizes, MatMul{}, kIdentity2, randomOf<Mat2>());
-        checkReductions("affine composition", kOrderPreserving, sizes, ComposeAffine{}, Affine{1, 0}, randomOf<Affine>());
-        checkReductions("12-byte composition", kOrderPreserving, sizes, ComposeCounted{}, Counted{1, 0, 0}, randomOf<Counted>());
-        checkReductions("last int", kOrderPreserving, sizes, Last{}, 0, randomOf<int>());
-        checkReductions("last double", kOrderPreserving, sizes, Last{}, 0.0, randomOf<double>());
-        checkReductions("ordered int64 sum", kOrderPreserving, sizes, OrderedSum{}, std::int64_t(5), randomOf<std::int64_t>());
+        checkReductions("2x2 matrix product", kOrderPreserving, sizes, MatMul{}, kIdentity2, randomOf<Mat2>(), tuning);
+        checkReductions("affine composition", kOrderPreserving, sizes, ComposeAffine{}, Affine{1, 0}, randomOf<Affine>(), tuning);
+        checkReductions("12-byte composition", kOrderPreserving, sizes, ComposeCounted{}, Counted{1, 0, 0}, randomOf<Counted>(), tuning);
+        checkReductions("last int", kOrderPreserving, sizes, Last{}, 0, randomOf<int>(), tuning);
+        checkReductions("last double", kOrderPreserving, sizes, Last{}, 0.0, randomOf<double>(), tuning);
+        checkReductions("ordered int64 sum", kOrderPreserving, sizes, OrderedSum{}, std::int64_t(5), randomOf<std::int64_t>(), tuning);
     }
     // The overload without a strategy is the chunked one.
     for (const std::size_t n : {std::size_t(1), std::size_t(4097), std::size_t(300007)}) {
@@ -326,7 +330,7 @@ static_assert(!SC::detail::kHasAtomic<cuda::std::plus<int>, float>);
 static_assert(SC::detail::kHasWarpRedux<int, thrust::plus<int>>);
 
 TEST_F(GpuReduce, StandardOperatorsRunAsTheOperatorsTheyStandFor) {
-    const std::vector<std::size_t> sizes = reduceSizes(SC::block_sizes().reduce);
+    const std::vector<std::size_t> sizes = reduceSizes(SC::kDefaultReduceThreads);
     using I64 = std::int64_t;
     checkReductions("int cuda::std::plus<>", kAll, sizes, cuda::std::plus<>{}, 0, randomOf<int>());
     checkReductions("int thrust::plus<int> from 7", kAll, sizes, thrust::plus<int>{}, 7, randomOf<int>());
@@ -386,12 +390,13 @@ struct MatrixOfIndex {  // a matrix made from the index alone: nothing read
 };
 
 template <class T, class Load, class Op>
-T runTransform(std::size_t n, Load load, Op op, T identity) {
+T runTransform(std::size_t n, Load load, Op op, T identity, const SC::Tuning &tuning = {}) {
     DeviceBuffer<T> d_out(1);
     d_out.fill_bytes(kPoisonByte);
     DeviceBuffer<char> temp(SC::transform_reduce_temp_bytes<T>(n));
     temp.fill_bytes(kPoisonByte);
-    SC::transform_reduce(n, load, op, identity, d_out.get(), temp.get(), temp.bytes());
+    SC::transform_reduce(n, load, op, identity, d_out.get(), temp.get(), temp.bytes(),
+                         SC::CallEnvironment{nullptr, tuning});
     SC_CUDA_CHECK(cudaDeviceSynchronize());
     return download(d_out.get(), 1)[0];
 }
@@ -400,30 +405,30 @@ T runTransform(std::size_t n, Load load, Op op, T identity) {
 
 TEST_F(GpuReduce, TransformReduceFusesTheMap) {
     for (const int threads : kBlockSizes) {
-        SC::block_sizes().reduce = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::reduce, threads);
         for (const std::size_t n : reduceSizes(threads)) {
             SCOPED_TRACE("n = " + std::to_string(n) + ", block size " + std::to_string(threads));
             const std::vector<int> in = randomVector<int>(n, freshSeed());
             const DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), n);
             long long squares = 3;
             for (const int x : in) squares += static_cast<long long>(x) * x;
-            EXPECT_EQ(runTransform(n, SquareOf{d_in.get()}, SC::Sum{}, 3LL), squares) << "striped kernel";
-            EXPECT_EQ(runTransform(n, SquareOf{d_in.get()}, OrderedSum{}, 3LL), squares) << "ordered kernel";
+            EXPECT_EQ(runTransform(n, SquareOf{d_in.get()}, SC::Sum{}, 3LL, tuning), squares) << "striped kernel";
+            EXPECT_EQ(runTransform(n, SquareOf{d_in.get()}, OrderedSum{}, 3LL, tuning), squares) << "ordered kernel";
             Mat2 product = kIdentity2;
             for (std::size_t i = 0; i < n; ++i) product = MatMul{}(product, MatrixOfIndex{}(i));
-            EXPECT_TRUE(runTransform(n, MatrixOfIndex{}, MatMul{}, kIdentity2) == product) << "matrix product";
+            EXPECT_TRUE(runTransform(n, MatrixOfIndex{}, MatMul{}, kIdentity2, tuning) == product) << "matrix product";
         }
     }
 }
 
 namespace {
 
-MaxSegmentSum runMaxSegmentSum(const int *d_in, std::size_t n) {
+MaxSegmentSum runMaxSegmentSum(const int *d_in, std::size_t n, const SC::Tuning &tuning = {}) {
     DeviceBuffer<MaxSegmentSum> d_out(1);
     d_out.fill_bytes(kPoisonByte);
     DeviceBuffer<char> temp(SC::max_segment_sum_temp_bytes(n));
     temp.fill_bytes(kPoisonByte);
-    SC::max_segment_sum(d_in, d_out.get(), n, temp.get(), temp.bytes());
+    SC::max_segment_sum(d_in, d_out.get(), n, temp.get(), temp.bytes(), SC::CallEnvironment{nullptr, tuning});
     SC_CUDA_CHECK(cudaDeviceSynchronize());
     return download(d_out.get(), 1)[0];
 }
@@ -437,9 +442,9 @@ MaxSegmentSum kadane(const std::vector<int> &in) { return SC::CPU::maxSegmentSum
                                          << expected.end << ")";
 }
 
-::testing::AssertionResult segmentLikeKadane(const std::vector<int> &in) {
+::testing::AssertionResult segmentLikeKadane(const std::vector<int> &in, const SC::Tuning &tuning = {}) {
     const DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), in.size());
-    return sameSegment(runMaxSegmentSum(d_in.get(), in.size()), kadane(in));
+    return sameSegment(runMaxSegmentSum(d_in.get(), in.size(), tuning), kadane(in));
 }
 
 // Values in [lo, hi]: a narrow range around 0 makes ties and zero-sum runs common.
@@ -457,15 +462,15 @@ TEST_F(GpuReduce, MaxSegmentSumMatchesKadane) {
     EXPECT_TRUE(segmentLikeKadane({1, -2, 3, 4, -1, 5, -6, 1}));
     EXPECT_TRUE(sameSegment(kadane({1, -2, 3, 4, -1, 5, -6, 1}), {11, 2, 6}));
     for (const int threads : kBlockSizes) {
-        SC::block_sizes().reduce = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::reduce, threads);
         for (const std::size_t n : reduceSizes(threads)) {
             SCOPED_TRACE("n = " + std::to_string(n) + ", block size " + std::to_string(threads));
-            EXPECT_TRUE(segmentLikeKadane(valuesIn(n, -1000, 1000, freshSeed()))) << "random";
-            EXPECT_TRUE(segmentLikeKadane(valuesIn(n, -2, 2, freshSeed()))) << "many ties";
-            EXPECT_TRUE(segmentLikeKadane(valuesIn(n, -1000, -1, freshSeed()))) << "all negative";
-            EXPECT_TRUE(segmentLikeKadane(std::vector<int>(n, 0))) << "all zero";
-            EXPECT_TRUE(segmentLikeKadane(valuesIn(n, INT_MAX - 10, INT_MAX, freshSeed()))) << "64-bit sums";
-            EXPECT_TRUE(segmentLikeKadane(valuesIn(n, -100, 101, freshSeed()))) << "drifting up: long segments";
+            EXPECT_TRUE(segmentLikeKadane(valuesIn(n, -1000, 1000, freshSeed()), tuning)) << "random";
+            EXPECT_TRUE(segmentLikeKadane(valuesIn(n, -2, 2, freshSeed()), tuning)) << "many ties";
+            EXPECT_TRUE(segmentLikeKadane(valuesIn(n, -1000, -1, freshSeed()), tuning)) << "all negative";
+            EXPECT_TRUE(segmentLikeKadane(std::vector<int>(n, 0), tuning)) << "all zero";
+            EXPECT_TRUE(segmentLikeKadane(valuesIn(n, INT_MAX - 10, INT_MAX, freshSeed()), tuning)) << "64-bit sums";
+            EXPECT_TRUE(segmentLikeKadane(valuesIn(n, -100, 101, freshSeed()), tuning)) << "drifting up: long segments";
             // Small values with a few at the packed fold's bound (2^14), the 32-bit fold's (2^25),
             // past them and far past: a warp's step of pieces takes the packed path, the narrow one
             // or the 64-bit one, and pieces of values all at a bound reach that path's limits.
@@ -475,15 +480,15 @@ TEST_F(GpuReduce, MaxSegmentSumMatchesKadane) {
                 std::vector<int> mixed = valuesIn(n, -100, 100, freshSeed());
                 std::mt19937_64 pick(freshSeed());
                 for (std::size_t i = 0; i < n / 500 + 1; ++i) mixed[pick() % n] = wide[pick() % 8];
-                EXPECT_TRUE(segmentLikeKadane(mixed)) << "packed, narrow and wide pieces";
+                EXPECT_TRUE(segmentLikeKadane(mixed, tuning)) << "packed, narrow and wide pieces";
                 for (const int value : {packed_edge - 1, -packed_edge, edge - 1, -edge})
-                    EXPECT_TRUE(segmentLikeKadane(std::vector<int>(n, value))) << "every value " << value;
+                    EXPECT_TRUE(segmentLikeKadane(std::vector<int>(n, value), tuning)) << "every value " << value;
             }
             // One positive element somewhere (a lane, warp or block boundary, or not), the rest negative.
             if (n > 0) {
                 std::vector<int> one = valuesIn(n, -50, -1, freshSeed());
                 one[freshSeed() % n] = 7;
-                EXPECT_TRUE(segmentLikeKadane(one)) << "one positive";
+                EXPECT_TRUE(segmentLikeKadane(one, tuning)) << "one positive";
             }
         }
     }
@@ -502,23 +507,24 @@ TEST_F(GpuReduce, ManyBlocksEachFoldingSeveralTilesAndPieces) {
     const std::vector<int> drifting = valuesIn(n, -100, 101, freshSeed());
     const DeviceBuffer<int> d_drifting = DeviceBuffer<int>::from_host(drifting.data(), n);
     for (const int threads : {256, 1024}) {
-        SC::block_sizes().reduce = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::reduce, threads);
         for (const ReduceStrategy strategy : kAll)
-            EXPECT_EQ(runReduce(strategy, d_ints.get(), n, SC::Sum{}, 0), SC::CPU::sum(int(n), ints.data()))
-                << describe(strategy, n);
-        EXPECT_EQ(runReduce(ReduceStrategy::Chunked, d_ints.get(), n, Last{}, 0), ints.back());
-        EXPECT_TRUE(matches(runReduce(ReduceStrategy::Chunked, d_doubles.get(), n, SC::Sum{}, 0.0),
+            EXPECT_EQ(runReduce(strategy, d_ints.get(), n, SC::Sum{}, 0, tuning), SC::CPU::sum(int(n), ints.data()))
+                << describe(strategy, n, tuning);
+        EXPECT_EQ(runReduce(ReduceStrategy::Chunked, d_ints.get(), n, Last{}, 0, tuning), ints.back());
+        EXPECT_TRUE(matches(runReduce(ReduceStrategy::Chunked, d_doubles.get(), n, SC::Sum{}, 0.0, tuning),
                             referenceReduce(doubles, SC::Sum{}, 0.0), magnitudeOf(doubles, 0.0)));
-        EXPECT_TRUE(matches(runReduce(ReduceStrategy::Chunked, d_doubles.get(), n, OrderedSum{}, 0.0),
+        EXPECT_TRUE(matches(runReduce(ReduceStrategy::Chunked, d_doubles.get(), n, OrderedSum{}, 0.0, tuning),
                             referenceReduce(doubles, SC::Sum{}, 0.0), magnitudeOf(doubles, 0.0)));
-        EXPECT_TRUE(runReduce(ReduceStrategy::Chunked, d_matrices.get(), n, MatMul{}, kIdentity2) ==
+        EXPECT_TRUE(runReduce(ReduceStrategy::Chunked, d_matrices.get(), n, MatMul{}, kIdentity2, tuning) ==
                     referenceReduce(matrices, MatMul{}, kIdentity2));
-        EXPECT_TRUE(sameSegment(runMaxSegmentSum(d_ints.get(), n), kadane(ints))) << "block size " << threads;
-        EXPECT_TRUE(sameSegment(runMaxSegmentSum(d_drifting.get(), n), kadane(drifting))) << "block size " << threads;
+        EXPECT_TRUE(sameSegment(runMaxSegmentSum(d_ints.get(), n, tuning), kadane(ints))) << "block size " << threads;
+        EXPECT_TRUE(sameSegment(runMaxSegmentSum(d_drifting.get(), n, tuning), kadane(drifting)))
+            << "block size " << threads;
         long long squares = 0;
         for (const int x : ints) squares += static_cast<long long>(x) * x;
-        EXPECT_EQ(runTransform(n, SquareOf{d_ints.get()}, SC::Sum{}, 0LL), squares);
-        EXPECT_EQ(runTransform(n, SquareOf{d_ints.get()}, OrderedSum{}, 0LL), squares);
+        EXPECT_EQ(runTransform(n, SquareOf{d_ints.get()}, SC::Sum{}, 0LL, tuning), squares);
+        EXPECT_EQ(runTransform(n, SquareOf{d_ints.get()}, OrderedSum{}, 0LL, tuning), squares);
     }
     reportWorstError("many blocks");
 }
@@ -530,8 +536,8 @@ TEST_F(GpuReduce, CourseInterfaceMatchesTheCpu) {
         // Each call timed once, n = 0 included; the count says so, not the time (which may read 0 ms).
         std::uint64_t timed = SC::Reduce::timer().completedGpuTimings();
         for (const ReduceStrategy strategy : kAll) {
-            EXPECT_EQ(SC::Reduce::sum(strategy, n, in.data()), expected) << describe(strategy, n);
-            EXPECT_EQ(SC::Reduce::timer().completedGpuTimings(), ++timed) << describe(strategy, n);
+            EXPECT_EQ(SC::Reduce::sum(strategy, n, in.data()), expected) << describe(strategy, n, SC::course_tuning());
+            EXPECT_EQ(SC::Reduce::timer().completedGpuTimings(), ++timed) << describe(strategy, n, SC::course_tuning());
         }
         EXPECT_TRUE(sameSegment(SC::Reduce::maxSegmentSum(n, in.data()), kadane(in))) << "n = " << n;
         EXPECT_EQ(SC::Reduce::timer().completedGpuTimings(), ++timed) << "maxSegmentSum, n = " << n;

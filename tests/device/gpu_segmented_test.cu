@@ -12,7 +12,7 @@
 #include <stream_compaction/segmented.h>
 #include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/device/segmented_scan.cuh>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/support/call_environment.h>
 
 #include "gpu_test_util.h"
 #include "robustness_util.h"
@@ -173,10 +173,11 @@ Expected<T> referenceReduce(const std::vector<T> &in, const std::vector<int> &of
 
 enum class Form { Flags, Offsets };
 
-// One segmented scan through the device API, on poisoned output and temporary storage.
+// One segmented scan through the device API at `tuning`, on poisoned output and temporary storage.
 template <class T, class Op>
 std::vector<T> gpuSegmentedScan(const std::vector<T> &in, const Segments &segments, Form form, bool exclusive, Op op,
-                                T init, bool in_place = false) {
+                                T init, bool in_place = false, const SC::Tuning &tuning = {}) {
+    const SC::CallEnvironment env{nullptr, tuning};
     const std::size_t n = in.size();
     DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n);
     DeviceBuffer<T> d_out(n);
@@ -188,15 +189,15 @@ std::vector<T> gpuSegmentedScan(const std::vector<T> &in, const Segments &segmen
     temp.fill_bytes(kPoisonByte);
     if (form == Form::Flags) {
         if (exclusive)
-            SC::segmented_exclusive_scan(d_in.get(), d_flags.get(), out, n, op, init, temp.get(), temp.bytes());
-        else SC::segmented_inclusive_scan(d_in.get(), d_flags.get(), out, n, op, temp.get(), temp.bytes());
+            SC::segmented_exclusive_scan(d_in.get(), d_flags.get(), out, n, op, init, temp.get(), temp.bytes(), env);
+        else SC::segmented_inclusive_scan(d_in.get(), d_flags.get(), out, n, op, temp.get(), temp.bytes(), env);
     } else {
         if (exclusive)
             SC::segmented_exclusive_scan_by_offsets(d_in.get(), n, d_offsets.get(), segments.count(), out, op, init,
-                                                    temp.get(), temp.bytes());
+                                                    temp.get(), temp.bytes(), env);
         else
             SC::segmented_inclusive_scan_by_offsets(d_in.get(), n, d_offsets.get(), segments.count(), out, op,
-                                                    temp.get(), temp.bytes());
+                                                    temp.get(), temp.bytes(), env);
     }
     std::vector<T> result(n);
     if (n > 0) SC_CUDA_CHECK(cudaMemcpy(result.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
@@ -205,7 +206,8 @@ std::vector<T> gpuSegmentedScan(const std::vector<T> &in, const Segments &segmen
 
 template <class T, class Op>
 std::vector<T> gpuSegmentedReduce(const std::vector<T> &in, const std::vector<int> &offsets, Op op, T identity,
-                                  SC::SegmentedReduceAlgorithm algorithm = SC::SegmentedReduceAlgorithm::Auto) {
+                                  SC::SegmentedReduceAlgorithm algorithm = SC::SegmentedReduceAlgorithm::Auto,
+                                  const SC::Tuning &tuning = {}) {
     const std::size_t n = in.size(), segments = offsets.size() - 1;
     DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n);
     DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(offsets.data(), offsets.size());
@@ -214,7 +216,7 @@ std::vector<T> gpuSegmentedReduce(const std::vector<T> &in, const std::vector<in
     DeviceBuffer<char> temp(SC::segmented_reduce_temp_bytes<T>(n, segments));
     temp.fill_bytes(kPoisonByte);
     SC::segmented_reduce(d_in.get(), n, d_offsets.get(), segments, d_out.get(), op, identity, temp.get(),
-                         temp.bytes(), 0, algorithm);
+                         temp.bytes(), SC::CallEnvironment{nullptr, tuning}, algorithm);
     std::vector<T> result(segments);
     d_out.copy_to_host(result.data(), segments);
     return result;
@@ -223,41 +225,44 @@ std::vector<T> gpuSegmentedReduce(const std::vector<T> &in, const std::vector<in
 constexpr SC::SegmentedReduceAlgorithm kReduceEngines[] = {
     SC::SegmentedReduceAlgorithm::Auto, SC::SegmentedReduceAlgorithm::MergePath, SC::SegmentedReduceAlgorithm::ItemTiles};
 
-// The segmented reduce on each engine against the CPU.
+// The segmented reduce on each engine at `tuning` against the CPU.
 template <class T, class Op>
 ::testing::AssertionResult reduceMatchesOnEveryEngine(const std::vector<T> &in, const std::vector<int> &offsets,
-                                                      Op op, T identity) {
+                                                      Op op, T identity, const SC::Tuning &tuning = {}) {
     const Expected<T> expected = referenceReduce(in, offsets, op, identity);
     for (const SC::SegmentedReduceAlgorithm engine : kReduceEngines) {
-        ::testing::AssertionResult result = matches(gpuSegmentedReduce(in, offsets, op, identity, engine), expected);
+        ::testing::AssertionResult result =
+            matches(gpuSegmentedReduce(in, offsets, op, identity, engine, tuning), expected);
         if (!result) return result << " (segmented_reduce on " << SC::segmented_reduce_algorithm_name(engine) << ")";
     }
     return ::testing::AssertionSuccess();
 }
 
-// Every form and direction of the scan on one input.
+// Every form and direction of the scan on one input, at `tuning`.
 template <class T, class Op>
-void checkScans(const std::vector<T> &in, const Segments &segments, Op op, T init) {
+void checkScans(const std::vector<T> &in, const Segments &segments, Op op, T init, const SC::Tuning &tuning = {}) {
     for (const bool exclusive : {false, true}) {
         const Expected<T> expected = referenceScan(in, segments.flags, op, exclusive, init);
         for (const Form form : {Form::Flags, Form::Offsets}) {
             SCOPED_TRACE(std::string(exclusive ? "exclusive" : "inclusive") + (form == Form::Flags ? ", flags" : ", offsets"));
-            ASSERT_TRUE(matches(gpuSegmentedScan(in, segments, form, exclusive, op, init), expected));
+            ASSERT_TRUE(matches(gpuSegmentedScan(in, segments, form, exclusive, op, init, false, tuning), expected));
         }
     }
 }
 
 // Short segments (many heads per tile), medium ones, and long ones that span tiles.
+const std::vector<double> kEveryMeanLength = {1.5, 37.0, 5000.0};
+
 template <class T, class Op>
 void checkOnSizes(Op op, T init, T identity, const std::vector<std::size_t> &sizes,
-                  const std::vector<double> &meanLengths = {1.5, 37.0, 5000.0}) {
+                  const std::vector<double> &meanLengths = kEveryMeanLength, const SC::Tuning &tuning = {}) {
     for (std::size_t n : sizes) {
         for (const double meanLength : meanLengths) {
             SCOPED_TRACE("n = " + std::to_string(n) + ", mean segment length " + std::to_string(meanLength));
             const std::vector<T> in = randomVector<T>(n, freshSeed());
             const Segments segments = randomSegments(n, meanLength, freshSeed());
-            checkScans(in, segments, op, init);
-            ASSERT_TRUE(reduceMatchesOnEveryEngine(in, segments.offsets, op, identity));
+            checkScans(in, segments, op, init, tuning);
+            ASSERT_TRUE(reduceMatchesOnEveryEngine(in, segments.offsets, op, identity, tuning));
         }
     }
 }
@@ -277,13 +282,15 @@ std::vector<std::size_t> tileSizes(int threads) {
             34 * item_tile + 3, head_bits_tile - 1, head_bits_tile + 1, 3 * head_bits_tile + 5};
 }
 
-class Segmented : public GpuTest {
-protected:
-    void setBlockSize(int threads) {
-        SC::block_sizes().single_pass = threads;
-        SC::block_sizes().segmented = threads;
-    }
-};
+class Segmented : public GpuTest {};
+
+// The segmented scans (single-pass kernels) and the merge-path reduce at `threads` a block.
+SC::Tuning segmentedTuning(int threads) {
+    SC::Tuning tuning;
+    tuning.single_pass = threads;
+    tuning.segmented = threads;
+    return tuning;
+}
 
 }  // namespace
 
@@ -426,22 +433,23 @@ TEST_F(Segmented, EveryTypeInclusiveExclusiveFlagsOffsetsAndReduce) {
 
 TEST_F(Segmented, TileBoundariesAtEveryBlockSize) {
     for (int threads : {32, 256, 1024}) {
-        setBlockSize(threads);
+        const SC::Tuning tuning = segmentedTuning(threads);
         SCOPED_TRACE("block size " + std::to_string(threads));
-        checkOnSizes<int>(SC::Sum{}, 0, 0, tileSizes<int>(threads), {3.0, 5000.0});
-        checkOnSizes<std::int64_t>(SC::Sum{}, std::int64_t(0), std::int64_t(0), tileSizes<std::int64_t>(threads), {3.0, 5000.0});
-        checkOnSizes<float>(SC::Sum{}, 0.0f, 0.0f, tileSizes<float>(threads), {3.0, 5000.0});
-        checkOnSizes<double>(SC::Sum{}, 0.0, 0.0, tileSizes<double>(threads), {3.0, 5000.0});
+        checkOnSizes<int>(SC::Sum{}, 0, 0, tileSizes<int>(threads), {3.0, 5000.0}, tuning);
+        checkOnSizes<std::int64_t>(SC::Sum{}, std::int64_t(0), std::int64_t(0), tileSizes<std::int64_t>(threads),
+                                   {3.0, 5000.0}, tuning);
+        checkOnSizes<float>(SC::Sum{}, 0.0f, 0.0f, tileSizes<float>(threads), {3.0, 5000.0}, tuning);
+        checkOnSizes<double>(SC::Sum{}, 0.0, 0.0, tileSizes<double>(threads), {3.0, 5000.0}, tuning);
     }
 }
 
 TEST_F(Segmented, NonCommutativeOperator) {
     for (int threads : {32, 256}) {
-        setBlockSize(threads);
         std::vector<std::size_t> sizes = {1, 2, 3, 1000, 65537};
         const std::vector<std::size_t> tiles = tileSizes<Affine>(threads);
         sizes.insert(sizes.end(), tiles.begin(), tiles.end());
-        checkOnSizes<Affine>(ComposeAffine{}, Affine{1, 0}, Affine{1, 0}, sizes);
+        checkOnSizes<Affine>(ComposeAffine{}, Affine{1, 0}, Affine{1, 0}, sizes, kEveryMeanLength,
+                             segmentedTuning(threads));
     }
 }
 

@@ -1,7 +1,8 @@
 // Every public primitive at element sizes of 4, 8, 12, 16 and 48 bytes (where the type is allowed:
 // scans, selections and segmented scans and reductions take any trivially copyable type; radix
 // sort keys are 4 bytes and its values 4 or 8; SpMV is float or double) and at block sizes 32 ...
-// 1024 (StreamCompaction::set_block_size; the fixture restores the block sizes).
+// 1024 (a call's Tuning; the classic radix sort, a course unit, by StreamCompaction::set_block_size,
+// which the fixture restores).
 //
 // Contract, per configuration: either it runs correctly, or it throws std::invalid_argument before
 // any work where a documented limit excuses it (robustness::documentedRefusal: the kernel's threads
@@ -143,13 +144,18 @@ void expectRunsOrRefuses(const Configuration &c, Run run, Untouched untouched) {
     if (!judged && !contextHealthy()) FAIL() << "the CUDA context is broken: stopping here";
 }
 
-// Loops a check over every block size; `check()` judges one configuration.
+// Loops a check over every block size; `check(tuning)` judges one configuration at `tuning`: every
+// family at that block size, the radix sort's capped at its most, 512 (as set_block_size caps it).
 template <class Check>
 void everyBlockSize(Check check) {
     for (const int threads : kBlockSizes) {
-        SC::set_block_size(threads);
-        SCOPED_TRACE("set_block_size(" + std::to_string(threads) + ")");
-        check();
+        SC::Tuning tuning;
+        tuning.single_pass = threads;
+        tuning.radix = std::min(threads, 512);
+        tuning.segmented = threads;
+        tuning.reduce = threads;
+        SCOPED_TRACE("block size " + std::to_string(threads));
+        check(tuning);
         if (::testing::Test::HasFatalFailure()) return;
     }
 }
@@ -161,7 +167,7 @@ void checkScans() {
     SCOPED_TRACE(typeName<T>());
     const std::size_t n = kN;
     std::mt19937 rng(freshSeed());
-    everyBlockSize([&] {
+    everyBlockSize([&](const SC::Tuning &tuning) {
         for (const bool exclusive : {true, false}) {
             SCOPED_TRACE(exclusive ? "exclusive_scan" : "inclusive_scan");
             const std::vector<T> in = randomElements<T>(n, rng);
@@ -170,10 +176,12 @@ void checkScans() {
             DeviceBuffer<char> temp(SC::scan_temp_bytes<T>(n));
             expectRunsOrRefuses(
                 configurationAt(std::string(typeName<T>()) + (exclusive ? ", exclusive_scan" : ", inclusive_scan"),
-                                sizeof(T), &SC::BlockSizes::single_pass),
+                                sizeof(T), tuning, &SC::Tuning::single_pass),
                 [&] {
-                    if (exclusive) SC::exclusive_scan(d_in.get(), d_out.get(), n, Plus{}, seven<T>(), temp.get(), temp.bytes());
-                    else SC::inclusive_scan(d_in.get(), d_out.get(), n, Plus{}, temp.get(), temp.bytes());
+                    if (exclusive)
+                        SC::exclusive_scan(d_in.get(), d_out.get(), n, Plus{}, seven<T>(), temp.get(), temp.bytes(),
+                                           testEnv(tuning));
+                    else SC::inclusive_scan(d_in.get(), d_out.get(), n, Plus{}, temp.get(), temp.bytes(), testEnv(tuning));
                     SC_CUDA_CHECK(cudaDeviceSynchronize());
                     return sameElements(download(d_out.get(), n), exclusive ? referenceExclusiveScan(in, Plus{}, seven<T>())
                                                                             : referenceInclusiveScan(in, Plus{}));
@@ -189,17 +197,17 @@ void checkTransformScan() {
     SCOPED_TRACE(typeName<T>());
     const std::size_t n = kN;
     std::mt19937 rng(freshSeed());
-    everyBlockSize([&] {
+    everyBlockSize([&](const SC::Tuning &tuning) {
         const std::vector<T> in = randomElements<T>(n, rng);
         DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n), d_out(n);
         d_out.fill_bytes(kPoisonByte);
         DeviceBuffer<char> temp(SC::scan_temp_bytes<T>(n));
         expectRunsOrRefuses(
             configurationAt(std::string(typeName<T>()) + ", transform_inclusive_scan", sizeof(T),
-                            &SC::BlockSizes::single_pass),
+                            tuning, &SC::Tuning::single_pass),
             [&] {
                 SC::transform_inclusive_scan<T>(n, LoadFrom<T>{d_in.get()}, StoreTo<T>{d_out.get()}, Plus{}, temp.get(),
-                                                temp.bytes());
+                                                temp.bytes(), testEnv(tuning));
                 SC_CUDA_CHECK(cudaDeviceSynchronize());
                 return sameElements(download(d_out.get(), n), referenceInclusiveScan(in, Plus{}));
             },
@@ -214,7 +222,7 @@ void checkSelection(Selection selection) {
     SCOPED_TRACE(std::string(typeName<T>()) + ", " + selectionName(selection));
     const std::size_t n = kN;
     std::mt19937 rng(freshSeed());
-    everyBlockSize([&] {
+    everyBlockSize([&](const SC::Tuning &tuning) {
         const std::vector<T> in = randomElements<T>(n, rng);
         const std::vector<std::uint8_t> flags = randomFlags(n, rng, 3);
         DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n), d_out(n);
@@ -225,21 +233,24 @@ void checkSelection(Selection selection) {
         DeviceBuffer<char> temp(SC::select_temp_bytes<T>(n));
         expectRunsOrRefuses(
             configurationAt(std::string(typeName<T>()) + ", " + selectionName(selection), sizeof(T),
-                            &SC::BlockSizes::single_pass),
+                            tuning, &SC::Tuning::single_pass),
             [&]() -> ::testing::AssertionResult {
                 switch (selection) {
                 case Selection::If:
-                    SC::select_if(d_in.get(), d_out.get(), d_count.get(), n, FirstWordEven{}, temp.get(), temp.bytes());
+                    SC::select_if(d_in.get(), d_out.get(), d_count.get(), n, FirstWordEven{}, temp.get(), temp.bytes(),
+                                  testEnv(tuning));
                     break;
                 case Selection::Flagged:
-                    SC::select_flagged(d_in.get(), d_flags.get(), d_out.get(), d_count.get(), n, temp.get(), temp.bytes());
+                    SC::select_flagged(d_in.get(), d_flags.get(), d_out.get(), d_count.get(), n, temp.get(), temp.bytes(),
+                                       testEnv(tuning));
                     break;
                 case Selection::StablePartition:
                     SC::stable_partition(d_in.get(), d_out.get(), d_count.get(), n, FirstWordEven{}, temp.get(),
-                                         temp.bytes());
+                                         temp.bytes(), testEnv(tuning));
                     break;
                 case Selection::Partition:
-                    SC::partition(d_in.get(), d_out.get(), d_count.get(), n, FirstWordEven{}, temp.get(), temp.bytes());
+                    SC::partition(d_in.get(), d_out.get(), d_count.get(), n, FirstWordEven{}, temp.get(), temp.bytes(),
+                                  testEnv(tuning));
                     break;
                 }
                 SC_CUDA_CHECK(cudaDeviceSynchronize());
@@ -267,7 +278,7 @@ void checkSegmentedScans() {
     SCOPED_TRACE(typeName<T>());
     const std::size_t n = kN;
     std::mt19937 rng(freshSeed());
-    everyBlockSize([&] {
+    everyBlockSize([&](const SC::Tuning &tuning) {
         const std::vector<T> in = randomElements<T>(n, rng);
         const std::vector<int> offsets = randomOffsets(n, n / 30, rng);
         const std::vector<std::uint8_t> flags = flagsFromOffsets(offsets);
@@ -284,20 +295,21 @@ void checkSegmentedScans() {
                 expectRunsOrRefuses(
                     configurationAt(std::string(typeName<T>()) + ", segmented " + (exclusive ? "exclusive" : "inclusive") +
                                         (by_offsets ? " scan by offsets" : " scan by flags"),
-                                    sizeof(T), &SC::BlockSizes::single_pass),
+                                    sizeof(T), tuning, &SC::Tuning::single_pass),
                     [&] {
                         if (by_offsets && exclusive)
                             SC::segmented_exclusive_scan_by_offsets(d_in.get(), n, d_offsets.get(), segments, d_out.get(),
-                                                                    Plus{}, seven<T>(), temp.get(), temp.bytes());
+                                                                    Plus{}, seven<T>(), temp.get(), temp.bytes(),
+                                                                    testEnv(tuning));
                         else if (by_offsets)
                             SC::segmented_inclusive_scan_by_offsets(d_in.get(), n, d_offsets.get(), segments, d_out.get(),
-                                                                    Plus{}, temp.get(), temp.bytes());
+                                                                    Plus{}, temp.get(), temp.bytes(), testEnv(tuning));
                         else if (exclusive)
                             SC::segmented_exclusive_scan(d_in.get(), d_flags.get(), d_out.get(), n, Plus{}, seven<T>(),
-                                                         temp.get(), temp.bytes());
+                                                         temp.get(), temp.bytes(), testEnv(tuning));
                         else
                             SC::segmented_inclusive_scan(d_in.get(), d_flags.get(), d_out.get(), n, Plus{}, temp.get(),
-                                                         temp.bytes());
+                                                         temp.bytes(), testEnv(tuning));
                         SC_CUDA_CHECK(cudaDeviceSynchronize());
                         return sameElements(download(d_out.get(), n),
                                             referenceSegmentedScan(in, flags, Plus{}, exclusive, exclusive ? seven<T>() : zero<T>()));
@@ -314,7 +326,7 @@ void checkSegmentedReduce() {
     SCOPED_TRACE(typeName<T>());
     const std::size_t n = kN;
     std::mt19937 rng(freshSeed());
-    everyBlockSize([&] {
+    everyBlockSize([&](const SC::Tuning &tuning) {
         const std::vector<T> in = randomElements<T>(n, rng);
         const std::vector<int> offsets = randomOffsets(n, n / 30, rng);
         const std::size_t segments = offsets.size() - 1;
@@ -326,10 +338,10 @@ void checkSegmentedReduce() {
             expectRunsOrRefuses(
                 configurationAt(std::string(typeName<T>()) + ", segmented_reduce on " +
                                     SC::segmented_reduce_algorithm_name(engine),
-                                sizeof(T), &SC::BlockSizes::segmented),
+                                sizeof(T), tuning, &SC::Tuning::segmented),
                 [&] {
                     SC::segmented_reduce(d_in.get(), n, d_offsets.get(), segments, d_out.get(), Plus{}, zero<T>(),
-                                         temp.get(), temp.bytes(), 0, engine);
+                                         temp.get(), temp.bytes(), testEnv(tuning), engine);
                     SC_CUDA_CHECK(cudaDeviceSynchronize());
                     return sameElements(download(d_out.get(), segments),
                                         referenceSegmentedReduce(in, offsets, Plus{}, zero<T>()));
@@ -361,15 +373,15 @@ void checkRadixKeys() {
     SCOPED_TRACE(keyName<Key>());
     const std::size_t n = kN;
     std::mt19937 rng(freshSeed());
-    everyBlockSize([&] {
+    everyBlockSize([&](const SC::Tuning &tuning) {
         std::vector<Key> keys = randomKeys<Key>(n, rng);
         DeviceBuffer<Key> d_in = DeviceBuffer<Key>::from_host(keys.data(), n), d_out(n);
         d_out.fill_bytes(kPoisonByte);
-        DeviceBuffer<char> temp(SC::radix_sort_temp_bytes<Key>(n));
+        DeviceBuffer<char> temp(SC::radix_sort_temp_bytes<Key>(n, testEnv(tuning)));
         expectRunsOrRefuses(
-            configurationAt(std::string(keyName<Key>()) + ", radix_sort_keys", sizeof(Key), &SC::BlockSizes::radix),
+            configurationAt(std::string(keyName<Key>()) + ", radix_sort_keys", sizeof(Key), tuning, &SC::Tuning::radix),
             [&] {
-                SC::radix_sort_keys(d_in.get(), d_out.get(), n, temp.get(), temp.bytes());
+                SC::radix_sort_keys(d_in.get(), d_out.get(), n, temp.get(), temp.bytes(), testEnv(tuning));
                 SC_CUDA_CHECK(cudaDeviceSynchronize());
                 std::sort(keys.begin(), keys.end());
                 return sameElements(download(d_out.get(), n), keys);
@@ -383,7 +395,7 @@ void checkRadixPairs() {
     SCOPED_TRACE(std::to_string(sizeof(Value)) + "-byte values");
     const std::size_t n = kN;
     std::mt19937 rng(freshSeed());
-    everyBlockSize([&] {
+    everyBlockSize([&](const SC::Tuning &tuning) {
         std::vector<int> keys(n);
         for (int &k : keys) k = static_cast<int>(rng() % 4096) - 2048;  // many equal keys: stability shows
         std::vector<Value> values(n);
@@ -392,13 +404,13 @@ void checkRadixPairs() {
         DeviceBuffer<Value> d_values = DeviceBuffer<Value>::from_host(values.data(), n), d_values_out(n);
         d_keys_out.fill_bytes(kPoisonByte);
         d_values_out.fill_bytes(kPoisonByte);
-        DeviceBuffer<char> temp(SC::radix_sort_temp_bytes<int, Value>(n));
+        DeviceBuffer<char> temp(SC::radix_sort_temp_bytes<int, Value>(n, testEnv(tuning)));
         expectRunsOrRefuses(
             configurationAt(std::to_string(sizeof(Value)) + "-byte values, radix_sort_pairs",
-                            std::max(sizeof(int), sizeof(Value)), &SC::BlockSizes::radix),
+                            std::max(sizeof(int), sizeof(Value)), tuning, &SC::Tuning::radix),
             [&]() -> ::testing::AssertionResult {
                 SC::radix_sort_pairs(d_keys.get(), d_keys_out.get(), d_values.get(), d_values_out.get(), n, temp.get(),
-                                     temp.bytes());
+                                     temp.bytes(), testEnv(tuning));
                 SC_CUDA_CHECK(cudaDeviceSynchronize());
                 std::vector<std::size_t> order(n);
                 std::iota(order.begin(), order.end(), std::size_t(0));
@@ -532,13 +544,15 @@ TEST_F(GpuShapes, RadixSortPairs) {
 TEST_F(GpuShapes, ClassicRadixSort) {
     const std::size_t n = kN;
     std::mt19937 rng(freshSeed());
-    everyBlockSize([&] {
+    everyBlockSize([&](const SC::Tuning &tuning) {
+        SC::set_block_size(tuning.single_pass);  // a course unit: it runs the course's block sizes
         std::vector<int> keys = randomKeys<int>(n, rng);
         DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(keys.data(), n), d_out(n), d_alternate(n);
         d_out.fill_bytes(kPoisonByte);
         DeviceBuffer<char> temp(SC::Radix::classic_sort_temp_bytes(n));
         expectRunsOrRefuses(
-            configurationAt("classic radix sort (stable partitions of int)", sizeof(int), &SC::BlockSizes::single_pass),
+            configurationAt("classic radix sort (stable partitions of int)", sizeof(int), SC::course_tuning(),
+                            &SC::Tuning::single_pass),
             [&] {
                 SC::Radix::classic_sort_keys(d_in.get(), d_out.get(), d_alternate.get(), n, temp.get(), temp.bytes());
                 SC_CUDA_CHECK(cudaDeviceSynchronize());
@@ -553,7 +567,7 @@ TEST_F(GpuShapes, ClassicRadixSort) {
 TEST_F(GpuShapes, MakeFlagsAndFlagsToOffsets) {
     const std::size_t n = kN;
     std::mt19937 rng(freshSeed());
-    everyBlockSize([&] {
+    everyBlockSize([&](const SC::Tuning &tuning) {
         const std::vector<int> offsets = randomOffsets(n, n / 9, rng);
         const std::size_t segments = offsets.size() - 1;
         std::vector<int> shape(segments);
@@ -565,9 +579,9 @@ TEST_F(GpuShapes, MakeFlagsAndFlagsToOffsets) {
         DeviceBuffer<char> temp(SC::make_flags_temp_bytes(segments));
         SCOPED_TRACE("make_flags");
         expectRunsOrRefuses(
-            configurationAt("make_flags (a scan of std::size_t)", sizeof(std::size_t), &SC::BlockSizes::single_pass),
+            configurationAt("make_flags (a scan of std::size_t)", sizeof(std::size_t), tuning, &SC::Tuning::single_pass),
             [&] {
-                SC::make_flags(d_shape.get(), segments, d_flags.get(), n, temp.get(), temp.bytes());
+                SC::make_flags(d_shape.get(), segments, d_flags.get(), n, temp.get(), temp.bytes(), testEnv(tuning));
                 SC_CUDA_CHECK(cudaDeviceSynchronize());
                 return sameElements(download(d_flags.get(), n), heads);
             },
@@ -587,9 +601,10 @@ TEST_F(GpuShapes, MakeFlagsAndFlagsToOffsets) {
         DeviceBuffer<char> scratch(SC::flags_to_offsets_temp_bytes(n));
         expectRunsOrRefuses(
             configurationAt("flags_to_offsets (a scan of std::size_t)", sizeof(std::size_t),
-                            &SC::BlockSizes::single_pass),
+                            tuning, &SC::Tuning::single_pass),
             [&]() -> ::testing::AssertionResult {
-                SC::flags_to_offsets(d_heads.get(), n, d_offsets.get(), d_segments.get(), scratch.get(), scratch.bytes());
+                SC::flags_to_offsets(d_heads.get(), n, d_offsets.get(), d_segments.get(), scratch.get(), scratch.bytes(),
+                                     testEnv(tuning));
                 SC_CUDA_CHECK(cudaDeviceSynchronize());
                 const std::size_t count = download(d_segments.get(), 1)[0];
                 if (count + 1 != expected.size())
@@ -611,7 +626,7 @@ void checkSpmv(SC::SpmvAlgorithm algorithm) {
     const SC::CsrMatrix<V> host = SC::convert_values<V>(SC::power_law(20011, 20011, 1.3, 2, freshSeed()));
     const SC::DeviceCsr<V> matrix(host);
     std::mt19937 rng(freshSeed());
-    everyBlockSize([&] {
+    everyBlockSize([&](const SC::Tuning &tuning) {
         std::vector<V> x(host.cols);
         for (V &v : x) v = std::uniform_real_distribution<V>(-1, 1)(rng);
         DeviceBuffer<V> d_x = DeviceBuffer<V>::from_host(x.data(), x.size()), d_y(host.rows);
@@ -620,11 +635,11 @@ void checkSpmv(SC::SpmvAlgorithm algorithm) {
             configurationAt(std::string(SC::spmv_algorithm_name(algorithm)) +
                                 (std::is_same_v<V, float> ? " SpMV, float" : " SpMV, double"),
                             sizeof(V),
-                            algorithm == SC::SpmvAlgorithm::MergePath ? &SC::BlockSizes::segmented
-                                                                      : &SC::BlockSizes::single_pass),
+                            tuning,
+                            algorithm == SC::SpmvAlgorithm::MergePath ? &SC::Tuning::segmented : &SC::Tuning::single_pass),
             [&] {
-                SC::Spmv<V> multiply(matrix, algorithm);  // made at this block size
-                multiply(V(1), d_x.get(), V(0), d_y.get());
+                SC::Spmv<V> multiply(matrix, algorithm, testEnv(tuning));  // planned at this block size
+                multiply(V(1), d_x.get(), V(0), d_y.get(), testEnv(tuning));
                 SC_CUDA_CHECK(cudaDeviceSynchronize());
                 std::vector<double> expected(host.rows), magnitude(host.rows);
                 for (int r = 0; r < host.rows; ++r) {

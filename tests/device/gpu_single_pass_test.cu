@@ -10,7 +10,7 @@
 #include <stream_compaction/device/scan.cuh>
 #include <stream_compaction/device/select.cuh>
 #include <stream_compaction/single_pass.h>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/support/call_environment.h>
 
 #include "gpu_test_util.h"
 #include "reference.h"
@@ -126,10 +126,11 @@ template <class T>
 
 constexpr int kPoisonByte = 0xA5;
 
-// Runs one scan through the device API on poisoned output (or in place) and returns the result.
+// Runs one scan through the device API at `tuning` on poisoned output (or in place) and returns the
+// result.
 template <class T, class Op>
 std::vector<T> gpuScan(const std::vector<T> &in, Op op, bool exclusive, T init, bool in_place,
-                       cudaStream_t stream = 0) {
+                       const SC::Tuning &tuning = {}) {
     const std::size_t n = in.size();
     DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n);
     DeviceBuffer<T> d_out(in_place ? 0 : n);
@@ -137,23 +138,24 @@ std::vector<T> gpuScan(const std::vector<T> &in, Op op, bool exclusive, T init, 
     T *out = in_place ? d_in.get() : d_out.get();
     DeviceBuffer<char> temp(SC::scan_temp_bytes<T>(n));
     temp.fill_bytes(kPoisonByte);
-    if (exclusive) SC::exclusive_scan(d_in.get(), out, n, op, init, temp.get(), temp.bytes(), stream);
-    else SC::inclusive_scan(d_in.get(), out, n, op, temp.get(), temp.bytes(), stream);
-    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (exclusive) SC::exclusive_scan(d_in.get(), out, n, op, init, temp.get(), temp.bytes(), testEnv(tuning));
+    else SC::inclusive_scan(d_in.get(), out, n, op, temp.get(), temp.bytes(), testEnv(tuning));
+    SC_CUDA_CHECK(cudaDeviceSynchronize());
     std::vector<T> result(n);
     if (n > 0) SC_CUDA_CHECK(cudaMemcpy(result.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
     return result;
 }
 
 template <class T, class Op>
-void checkScans(Op op, T init, const std::vector<std::size_t> &sizes) {
+void checkScans(Op op, T init, const std::vector<std::size_t> &sizes, const SC::Tuning &tuning = {}) {
     for (std::size_t n : sizes) {
         const std::vector<T> in = randomVector<T>(n, freshSeed());
         for (bool exclusive : {true, false}) {
             for (bool in_place : {false, true}) {
                 SCOPED_TRACE("n = " + std::to_string(n) + (exclusive ? ", exclusive" : ", inclusive") +
                              (in_place ? ", in place" : ""));
-                ASSERT_TRUE(matches(in, gpuScan(in, op, exclusive, init, in_place), referenceScan(in, op, exclusive, init)));
+                ASSERT_TRUE(matches(in, gpuScan(in, op, exclusive, init, in_place, tuning),
+                                    referenceScan(in, op, exclusive, init)));
             }
         }
     }
@@ -173,21 +175,22 @@ class SinglePass : public GpuTest {};
 
 TEST_F(SinglePass, EveryArithmeticTypeAndOperator) {
     for (int threads : {32, 256, 1024}) {
-        SC::block_sizes().single_pass = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::single_pass, threads);
         SCOPED_TRACE("block size " + std::to_string(threads));
         std::vector<std::size_t> sizes = edgeSizes();
         const std::vector<std::size_t> tiles = tileSizes<int>(threads);
         sizes.insert(sizes.end(), tiles.begin(), tiles.end());
-        checkScans<int>(SC::Sum{}, 0, sizes);
-        checkScans<int>(SC::Max{}, INT_MIN, sizes);
-        checkScans<int>(SC::Min{}, INT_MAX, sizes);
-        checkScans<unsigned>(SC::Sum{}, 7u, sizes);
-        checkScans<std::int64_t>(SC::Sum{}, std::int64_t(0), sizes);
-        checkScans<std::int64_t>(SC::Max{}, std::numeric_limits<std::int64_t>::min(), tileSizes<std::int64_t>(threads));
-        checkScans<float>(SC::Sum{}, 0.0f, sizes);
-        checkScans<float>(SC::Max{}, -INFINITY, tileSizes<float>(threads));
-        checkScans<double>(SC::Sum{}, 0.0, sizes);
-        checkScans<double>(SC::Min{}, INFINITY, tileSizes<double>(threads));
+        checkScans<int>(SC::Sum{}, 0, sizes, tuning);
+        checkScans<int>(SC::Max{}, INT_MIN, sizes, tuning);
+        checkScans<int>(SC::Min{}, INT_MAX, sizes, tuning);
+        checkScans<unsigned>(SC::Sum{}, 7u, sizes, tuning);
+        checkScans<std::int64_t>(SC::Sum{}, std::int64_t(0), sizes, tuning);
+        checkScans<std::int64_t>(SC::Max{}, std::numeric_limits<std::int64_t>::min(), tileSizes<std::int64_t>(threads),
+                                 tuning);
+        checkScans<float>(SC::Sum{}, 0.0f, sizes, tuning);
+        checkScans<float>(SC::Max{}, -INFINITY, tileSizes<float>(threads), tuning);
+        checkScans<double>(SC::Sum{}, 0.0, sizes, tuning);
+        checkScans<double>(SC::Min{}, INFINITY, tileSizes<double>(threads), tuning);
     }
 }
 
@@ -197,7 +200,7 @@ namespace {
 // every run of the same scan gives the same bits. Each run's output is poisoned first; run 0 is
 // checked against the CPU, the others byte for byte against run 0.
 template <class T>
-void checkRepeatsItsBits(std::size_t n, int runs, bool exclusive) {
+void checkRepeatsItsBits(std::size_t n, int runs, bool exclusive, const SC::Tuning &tuning = {}) {
     SCOPED_TRACE("n = " + std::to_string(n) + (exclusive ? ", exclusive" : ", inclusive"));
     const std::vector<T> in = randomVector<T>(n, freshSeed());
     DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n);
@@ -207,8 +210,9 @@ void checkRepeatsItsBits(std::size_t n, int runs, bool exclusive) {
     std::vector<T> first(n), again(n);
     for (int run = 0; run < runs; ++run) {
         d_out.fill_bytes(kPoisonByte);
-        if (exclusive) SC::exclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, T(0), temp.get(), temp.bytes());
-        else SC::inclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, temp.get(), temp.bytes());
+        if (exclusive)
+            SC::exclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, T(0), temp.get(), temp.bytes(), testEnv(tuning));
+        else SC::inclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, temp.get(), temp.bytes(), testEnv(tuning));
         std::vector<T> &got = run == 0 ? first : again;
         d_out.copy_to_host(got.data(), n);
         if (run == 0) {
@@ -228,37 +232,44 @@ void checkRepeatsItsBits(std::size_t n, int runs, bool exclusive) {
 // Tile counts around the fixed order's groups (32 tiles) and spans (32 groups), at the smallest
 // block size (the smallest tiles).
 TEST_F(SinglePass, FloatScansRepeatTheirBitsAroundGroupsAndSpans) {
-    SC::block_sizes().single_pass = 32;
+    const SC::Tuning tuning = tuningWith(&SC::Tuning::single_pass, 32);
     const std::size_t tile = SC::detail::tile_items_for<float>(32);
     for (std::size_t tiles : {31, 32, 33, 1023, 1024, 1025, 2 * 1024 + 32 + 1})
         for (bool exclusive : {true, false}) {
-            checkRepeatsItsBits<float>(tiles * tile - 3, 5, exclusive);
-            checkRepeatsItsBits<double>(tiles * SC::detail::tile_items_for<double>(32) + 1, 3, exclusive);
+            checkRepeatsItsBits<float>(tiles * tile - 3, 5, exclusive, tuning);
+            checkRepeatsItsBits<double>(tiles * SC::detail::tile_items_for<double>(32) + 1, 3, exclusive, tuning);
         }
 }
 
 // The staged scan (sm_90 and later: a tile copied into shared memory by bulk copies; ScanStaging in
-// block_sizes.h) forced on small inputs: every type of 16-byte vectors (a 16-byte non-commutative
-// one among them), around its tile, in place and not. Elsewhere these run the portable kernel.
+// support/call_environment.h) forced on small inputs: every type of 16-byte vectors (a 16-byte
+// non-commutative one among them), around its tile, in place and not. Elsewhere these run the
+// portable kernel.
 template <class T>
 std::vector<std::size_t> stagedTileSizes() {
     const std::size_t tile = SC::detail::StagedTile<T>::kItems;
     return {1, 5, tile - 1, tile, tile + 1, 33 * tile + 5};
 }
 
+SC::Tuning stagingTuning(SC::ScanStaging staging) {
+    SC::Tuning tuning;
+    tuning.scan_staging = staging;
+    return tuning;
+}
+
 TEST_F(SinglePass, StagedScanOfEveryVectorType) {
-    SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
+    const SC::Tuning staged = stagingTuning(SC::ScanStaging::Staged);
     std::vector<std::size_t> sizes = edgeSizes();
     const std::vector<std::size_t> tiles = stagedTileSizes<int>();
     sizes.insert(sizes.end(), tiles.begin(), tiles.end());
-    checkScans<int>(SC::Sum{}, 0, sizes);
-    checkScans<int>(SC::Max{}, INT_MIN, stagedTileSizes<int>());
-    checkScans<unsigned>(SC::Sum{}, 7u, stagedTileSizes<unsigned>());
-    checkScans<std::int64_t>(SC::Sum{}, std::int64_t(0), stagedTileSizes<std::int64_t>());
-    checkScans<float>(SC::Sum{}, 0.0f, sizes);
-    checkScans<double>(SC::Sum{}, 0.0, stagedTileSizes<double>());
-    checkScans<Affine>(ComposeAffine{}, Affine{1, 0}, stagedTileSizes<Affine>());
-    checkScans<Mat2>(MatMul{}, Mat2{{1, 0, 0, 1}}, stagedTileSizes<Mat2>());
+    checkScans<int>(SC::Sum{}, 0, sizes, staged);
+    checkScans<int>(SC::Max{}, INT_MIN, stagedTileSizes<int>(), staged);
+    checkScans<unsigned>(SC::Sum{}, 7u, stagedTileSizes<unsigned>(), staged);
+    checkScans<std::int64_t>(SC::Sum{}, std::int64_t(0), stagedTileSizes<std::int64_t>(), staged);
+    checkScans<float>(SC::Sum{}, 0.0f, sizes, staged);
+    checkScans<double>(SC::Sum{}, 0.0, stagedTileSizes<double>(), staged);
+    checkScans<Affine>(ComposeAffine{}, Affine{1, 0}, stagedTileSizes<Affine>(), staged);
+    checkScans<Mat2>(MatMul{}, Mat2{{1, 0, 0, 1}}, stagedTileSizes<Mat2>(), staged);
 }
 
 // The default's switch to the staged kernel (ScanStaging::Auto) at its share of a wave of staged
@@ -276,11 +287,11 @@ TEST_F(SinglePass, AutoStagingAroundItsShareOfAWave) {
 
 // The staged float scans keep the fixed order: the same bits on every run, past the first span.
 TEST_F(SinglePass, StagedFloatScansRepeatTheirBitsAcrossSpans) {
-    SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
+    const SC::Tuning staged = stagingTuning(SC::ScanStaging::Staged);
     for (std::size_t tiles : {33, 1025})
         for (bool exclusive : {true, false}) {
-            checkRepeatsItsBits<float>(tiles * SC::detail::StagedTile<float>::kItems - 3, 3, exclusive);
-            checkRepeatsItsBits<double>(tiles * SC::detail::StagedTile<double>::kItems + 1, 3, exclusive);
+            checkRepeatsItsBits<float>(tiles * SC::detail::StagedTile<float>::kItems - 3, 3, exclusive, staged);
+            checkRepeatsItsBits<double>(tiles * SC::detail::StagedTile<double>::kItems + 1, 3, exclusive, staged);
         }
 }
 
@@ -288,12 +299,12 @@ namespace {
 
 // An inclusive sum of n - 1 ints whose input and output start one element past an allocation: no
 // 16-byte vector access (nor a bulk copy) is possible.
-void checkSumOneElementOff(std::size_t n) {
+void checkSumOneElementOff(std::size_t n, const SC::Tuning &tuning = {}) {
     const std::vector<int> in = randomVector<int>(n, freshSeed());
     DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), n);
     DeviceBuffer<int> d_out(n);
     DeviceBuffer<char> temp(SC::scan_temp_bytes<int>(n));
-    SC::inclusive_scan(d_in.get() + 1, d_out.get() + 1, n - 1, SC::Sum{}, temp.get(), temp.bytes());
+    SC::inclusive_scan(d_in.get() + 1, d_out.get() + 1, n - 1, SC::Sum{}, temp.get(), temp.bytes(), testEnv(tuning));
     std::vector<int> got(n - 1);
     SC_CUDA_CHECK(cudaMemcpy(got.data(), d_out.get() + 1, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
     const std::vector<int> tail(in.begin() + 1, in.end());
@@ -305,11 +316,10 @@ void checkSumOneElementOff(std::size_t n) {
 // The portable kernel forced where the default stages (more than half a wave of staged tiles on an
 // H100), and an input the staged kernel cannot copy (not 16-byte aligned) under Staged.
 TEST_F(SinglePass, PortableKernelForcedAndUnalignedInputUnderStaged) {
-    SC::block_sizes().scan_staging = SC::ScanStaging::Portable;
-    checkScans<int>(SC::Sum{}, 0, {(std::size_t{1} << 23) + 3});
-    checkScans<float>(SC::Sum{}, 0.0f, {(std::size_t{1} << 23) + 3});
-    SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
-    checkSumOneElementOff(300001);
+    const SC::Tuning portable = stagingTuning(SC::ScanStaging::Portable);
+    checkScans<int>(SC::Sum{}, 0, {(std::size_t{1} << 23) + 3}, portable);
+    checkScans<float>(SC::Sum{}, 0.0f, {(std::size_t{1} << 23) + 3}, portable);
+    checkSumOneElementOff(300001, stagingTuning(SC::ScanStaging::Staged));
 }
 
 // Launches of one tile take no ticket from the call state, launches of many do: calls of both
@@ -326,11 +336,11 @@ TEST_F(SinglePass, OneTileAndManyTileCallsShareTheirStorage) {
             DeviceBuffer<int> d_in = DeviceBuffer<int>::from_host(in.data(), n);
             DeviceBuffer<int> d_out(n);
             d_out.fill_bytes(kPoisonByte);
-            SC::inclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, temp.get(), temp.bytes());
+            SC::inclusive_scan(d_in.get(), d_out.get(), n, SC::Sum{}, temp.get(), temp.bytes(), testEnv());
             std::vector<int> got(n);
             d_out.copy_to_host(got.data(), n);
             ASSERT_TRUE(matches(in, got, referenceScan(in, SC::Sum{}, false, 0)));
-            SC::select_if(d_in.get(), d_out.get(), d_count.get(), n, SC::NonZero{}, temp.get(), temp.bytes());
+            SC::select_if(d_in.get(), d_out.get(), d_count.get(), n, SC::NonZero{}, temp.get(), temp.bytes(), testEnv());
             std::size_t count = 0;
             d_count.copy_to_host(&count, 1);
             std::vector<int> expected;
@@ -345,15 +355,15 @@ TEST_F(SinglePass, OneTileAndManyTileCallsShareTheirStorage) {
 
 TEST_F(SinglePass, NonCommutativeOperatorsOfEverySize) {
     for (int threads : {32, 256, 1024}) {
-        SC::block_sizes().single_pass = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::single_pass, threads);
         SCOPED_TRACE("block size " + std::to_string(threads));
         std::vector<std::size_t> sizes = edgeSizes();
-        checkScans<Affine>(ComposeAffine{}, Affine{1, 0}, sizes);
-        checkScans<Affine>(ComposeAffine{}, Affine{1, 0}, tileSizes<Affine>(threads));
-        checkScans<Mat2>(MatMul{}, Mat2{{1, 0, 0, 1}}, {0, 1, 5, 1000});
-        checkScans<Mat2>(MatMul{}, Mat2{{1, 0, 0, 1}}, tileSizes<Mat2>(threads));
-        checkScans<Counted>(ComposeCounted{}, Counted{1, 0, 0}, {1, 3, 777});
-        checkScans<Counted>(ComposeCounted{}, Counted{1, 0, 0}, tileSizes<Counted>(threads));
+        checkScans<Affine>(ComposeAffine{}, Affine{1, 0}, sizes, tuning);
+        checkScans<Affine>(ComposeAffine{}, Affine{1, 0}, tileSizes<Affine>(threads), tuning);
+        checkScans<Mat2>(MatMul{}, Mat2{{1, 0, 0, 1}}, {0, 1, 5, 1000}, tuning);
+        checkScans<Mat2>(MatMul{}, Mat2{{1, 0, 0, 1}}, tileSizes<Mat2>(threads), tuning);
+        checkScans<Counted>(ComposeCounted{}, Counted{1, 0, 0}, {1, 3, 777}, tuning);
+        checkScans<Counted>(ComposeCounted{}, Counted{1, 0, 0}, tileSizes<Counted>(threads), tuning);
     }
 }
 
@@ -377,8 +387,8 @@ TEST_F(SinglePass, TemporaryStorageHoldingAnythingAndReused) {
         const std::vector<int> in = randomVector<int>(n, freshSeed());
         DeviceBuffer<int> d = DeviceBuffer<int>::from_host(in.data(), n);
         for (int repeat = 0; repeat < 3; ++repeat) {
-            SC::exclusive_scan(d.get(), d.get(), n, SC::Sum{}, 0, temp.get(), temp.bytes(), stream);
-            SC::exclusive_scan(d.get(), d.get(), n, SC::Sum{}, 0, temp.get(), temp.bytes(), stream);
+            SC::exclusive_scan(d.get(), d.get(), n, SC::Sum{}, 0, temp.get(), temp.bytes(), testEnv(stream));
+            SC::exclusive_scan(d.get(), d.get(), n, SC::Sum{}, 0, temp.get(), temp.bytes(), testEnv(stream));
         }
         SC_CUDA_CHECK(cudaStreamSynchronize(stream));
         std::vector<int> got(n);
@@ -393,7 +403,7 @@ TEST_F(SinglePass, TemporaryStorageHoldingAnythingAndReused) {
 TEST_F(SinglePass, ManagesItsOwnStorage) {
     const std::vector<double> in = randomVector<double>(123457, freshSeed());
     DeviceBuffer<double> d = DeviceBuffer<double>::from_host(in.data(), in.size());
-    SC::inclusive_scan(d.get(), d.get(), in.size(), SC::Sum{});
+    SC::inclusive_scan(d.get(), d.get(), in.size(), SC::Sum{}, testEnv());
     std::vector<double> got(in.size());
     d.copy_to_host(got.data(), got.size());
     EXPECT_TRUE(matches(in, got, referenceScan(in, SC::Sum{}, false, 0.0)));
@@ -404,26 +414,33 @@ TEST_F(SinglePass, RejectsBadArguments) {
     DeviceBuffer<std::size_t> count(1);
     const std::size_t bytes = SC::scan_temp_bytes<int>(64);
     DeviceBuffer<char> temp(std::max(bytes, SC::select_temp_bytes<int>(64)));
-    EXPECT_THROW(SC::exclusive_scan<int>(nullptr, buffer.get(), 64, SC::Sum{}, 0, temp.get(), bytes), std::invalid_argument);
-    EXPECT_THROW(SC::inclusive_scan<int>(buffer.get(), nullptr, 64, SC::Sum{}, temp.get(), bytes), std::invalid_argument);
-    EXPECT_THROW(SC::inclusive_scan<int>(buffer.get(), buffer.get(), 64, SC::Sum{}, temp.get(), 8), std::invalid_argument);
-    EXPECT_THROW(SC::inclusive_scan<int>(buffer.get(), buffer.get(), 64, SC::Sum{}, nullptr, bytes), std::invalid_argument);
-    EXPECT_THROW(SC::select_if(buffer.get(), buffer.get() , nullptr, 64, SC::NonZero{}, temp.get(), temp.bytes()),
+    const SC::CallEnvironment env = testEnv();
+    EXPECT_THROW(SC::exclusive_scan<int>(nullptr, buffer.get(), 64, SC::Sum{}, 0, temp.get(), bytes, env),
                  std::invalid_argument);
-    EXPECT_THROW(SC::stable_partition<int>(nullptr, buffer.get(), count.get(), 64, SC::NonZero{}, temp.get(),
-                                           temp.bytes()),
+    EXPECT_THROW(SC::inclusive_scan<int>(buffer.get(), nullptr, 64, SC::Sum{}, temp.get(), bytes, env),
                  std::invalid_argument);
-    EXPECT_THROW(SC::partition<int>(nullptr, buffer.get(), count.get(), 64, SC::NonZero{}, temp.get(), temp.bytes()),
+    EXPECT_THROW(SC::inclusive_scan<int>(buffer.get(), buffer.get(), 64, SC::Sum{}, temp.get(), 8, env),
                  std::invalid_argument);
-    EXPECT_THROW(SC::partition<int>(buffer.get(), nullptr, count.get(), 64, SC::NonZero{}, temp.get(), temp.bytes()),
+    EXPECT_THROW(SC::inclusive_scan<int>(buffer.get(), buffer.get(), 64, SC::Sum{}, nullptr, bytes, env),
                  std::invalid_argument);
-    EXPECT_THROW(SC::partition(buffer.get(), buffer.get(), nullptr, 64, SC::NonZero{}, temp.get(), temp.bytes()),
+    EXPECT_THROW(SC::select_if(buffer.get(), buffer.get() , nullptr, 64, SC::NonZero{}, temp.get(), temp.bytes(), env),
                  std::invalid_argument);
-    EXPECT_THROW(SC::partition(buffer.get(), buffer.get(), count.get(), 64, SC::NonZero{}, temp.get(), 8),
+    EXPECT_THROW(SC::stable_partition(static_cast<const int *>(nullptr), buffer.get(), count.get(), 64, SC::NonZero{},
+                                      temp.get(), temp.bytes(), env),
                  std::invalid_argument);
-    EXPECT_THROW(SC::stable_partition(buffer.get(), buffer.get(), count.get(), 64, SC::NonZero{}, nullptr, temp.bytes()),
+    EXPECT_THROW(SC::partition(static_cast<const int *>(nullptr), buffer.get(), count.get(), 64, SC::NonZero{},
+                               temp.get(), temp.bytes(), env),
                  std::invalid_argument);
-    EXPECT_NO_THROW(SC::inclusive_scan<int>(nullptr, nullptr, 0, SC::Sum{}, nullptr, 0));
+    EXPECT_THROW(SC::partition(buffer.get(), static_cast<int *>(nullptr), count.get(), 64, SC::NonZero{}, temp.get(),
+                               temp.bytes(), env),
+                 std::invalid_argument);
+    EXPECT_THROW(SC::partition(buffer.get(), buffer.get(), nullptr, 64, SC::NonZero{}, temp.get(), temp.bytes(), env),
+                 std::invalid_argument);
+    EXPECT_THROW(SC::partition(buffer.get(), buffer.get(), count.get(), 64, SC::NonZero{}, temp.get(), 8, env),
+                 std::invalid_argument);
+    EXPECT_THROW(SC::stable_partition(buffer.get(), buffer.get(), count.get(), 64, SC::NonZero{}, nullptr, temp.bytes(), env),
+                 std::invalid_argument);
+    EXPECT_NO_THROW(SC::inclusive_scan<int>(nullptr, nullptr, 0, SC::Sum{}, nullptr, 0, env));
     int n = -1;
     EXPECT_THROW(SC::SinglePass::scan(n, &n, &n), std::invalid_argument);
     EXPECT_THROW(SC::SinglePass::stablePartition(4, nullptr, &n, 0), std::invalid_argument);
@@ -465,10 +482,11 @@ const char *selectionName(Selection s) {
     return "?";
 }
 
-// Runs one selection through the device API on poisoned outputs and storage; returns the count and
-// fills `out` (all n elements for the partitions, the kept ones for select_if).
+// Runs one selection through the device API at `tuning` on poisoned outputs and storage; returns the
+// count and fills `out` (all n elements for the partitions, the kept ones for select_if).
 template <class T, class Pred>
-std::size_t gpuSelect(const std::vector<T> &in, Pred pred, Selection selection, std::vector<T> &out) {
+std::size_t gpuSelect(const std::vector<T> &in, Pred pred, Selection selection, std::vector<T> &out,
+                      const SC::Tuning &tuning = {}) {
     const std::size_t n = in.size();
     DeviceBuffer<T> d_in = DeviceBuffer<T>::from_host(in.data(), n);
     DeviceBuffer<T> d_out(n);
@@ -479,13 +497,13 @@ std::size_t gpuSelect(const std::vector<T> &in, Pred pred, Selection selection, 
     temp.fill_bytes(kPoisonByte);
     switch (selection) {
     case Selection::SelectIf:
-        SC::select_if(d_in.get(), d_out.get(), d_count.get(), n, pred, temp.get(), temp.bytes());
+        SC::select_if(d_in.get(), d_out.get(), d_count.get(), n, pred, temp.get(), temp.bytes(), testEnv(tuning));
         break;
     case Selection::StablePartition:
-        SC::stable_partition(d_in.get(), d_out.get(), d_count.get(), n, pred, temp.get(), temp.bytes());
+        SC::stable_partition(d_in.get(), d_out.get(), d_count.get(), n, pred, temp.get(), temp.bytes(), testEnv(tuning));
         break;
     case Selection::Partition:
-        SC::partition(d_in.get(), d_out.get(), d_count.get(), n, pred, temp.get(), temp.bytes());
+        SC::partition(d_in.get(), d_out.get(), d_count.get(), n, pred, temp.get(), temp.bytes(), testEnv(tuning));
         break;
     }
     std::size_t count = 0;
@@ -499,12 +517,13 @@ using robustness::sameElements;  // element by element, exactly; the first diffe
 
 // One selection against its CPU reference: the count, and every element written.
 template <class T, class Pred>
-::testing::AssertionResult selectsLikeCpu(const std::vector<T> &in, Pred pred, Selection selection) {
+::testing::AssertionResult selectsLikeCpu(const std::vector<T> &in, Pred pred, Selection selection,
+                                          const SC::Tuning &tuning = {}) {
     std::size_t trues = 0;
     const std::vector<T> expected =
         selection == Selection::Partition ? cpuPartition(in, pred, trues) : cpuStablePartition(in, pred, trues);
     std::vector<T> got;
-    const std::size_t count = gpuSelect(in, pred, selection, got);
+    const std::size_t count = gpuSelect(in, pred, selection, got, tuning);
     if (count != trues)
         return ::testing::AssertionFailure() << selectionName(selection) << ": count " << count << ", expected "
                                              << trues;
@@ -514,9 +533,9 @@ template <class T, class Pred>
 }
 
 template <class T, class Pred>
-void checkSelections(const std::vector<T> &in, Pred pred) {
+void checkSelections(const std::vector<T> &in, Pred pred, const SC::Tuning &tuning) {
     for (Selection selection : {Selection::SelectIf, Selection::StablePartition, Selection::Partition})
-        ASSERT_TRUE(selectsLikeCpu(in, pred, selection));
+        ASSERT_TRUE(selectsLikeCpu(in, pred, selection, tuning));
 }
 
 // Distinct values (so that every element's place is checked, not just its value), negative and
@@ -550,19 +569,19 @@ TEST_F(SinglePass, Partition2OfTheLecture) {
 
 TEST_F(SinglePass, SelectAndPartitionOnEveryPredicateAndSize) {
     for (int threads : {32, 256, 1024}) {
-        SC::block_sizes().single_pass = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::single_pass, threads);
         std::vector<std::size_t> sizes = edgeSizes();
         const std::vector<std::size_t> tiles = tileSizes<int>(threads);
         sizes.insert(sizes.end(), tiles.begin(), tiles.end());
         for (std::size_t n : sizes) {
             SCOPED_TRACE("block size " + std::to_string(threads) + ", n = " + std::to_string(n));
             const std::vector<int> ints = randomVector<int>(n, freshSeed());
-            checkSelections(ints, IsEven{});                  // about half
-            checkSelections(ints, SC::LessThan<int>{2000});   // all true
-            checkSelections(ints, SC::LessThan<int>{-2000});  // all false
-            checkSelections(ints, SC::LessThan<int>{-900});   // about 5%
-            checkSelections(randomVector<double>(n, freshSeed()), SC::LessThan<double>{0.9});
-            checkSelections(randomVector<std::int64_t>(n, freshSeed()), SC::LessThan<std::int64_t>{0});
+            checkSelections(ints, IsEven{}, tuning);                  // about half
+            checkSelections(ints, SC::LessThan<int>{2000}, tuning);   // all true
+            checkSelections(ints, SC::LessThan<int>{-2000}, tuning);  // all false
+            checkSelections(ints, SC::LessThan<int>{-900}, tuning);   // about 5%
+            checkSelections(randomVector<double>(n, freshSeed()), SC::LessThan<double>{0.9}, tuning);
+            checkSelections(randomVector<std::int64_t>(n, freshSeed()), SC::LessThan<std::int64_t>{0}, tuning);
         }
     }
 }
@@ -572,7 +591,7 @@ TEST_F(SinglePass, SelectAndPartitionOnEveryPredicateAndSize) {
 // warp's part, every share of trues (none, a few, half, all), every type of 16-byte vectors, flags,
 // and runs of equal keys across the boundaries.
 TEST_F(SinglePass, StagedSelectAroundItsTilesAndWarps) {
-    SC::block_sizes().scan_staging = SC::ScanStaging::Staged;
+    const SC::Tuning staged = stagingTuning(SC::ScanStaging::Staged);
     const std::size_t tile = SC::detail::StagedTile<int, SC::kStagedSelectVectorsPerThread>::kItems;
     const std::size_t warp_part = tile / (SC::kStagedSelectPolicy.threads / 32);
     std::vector<std::size_t> sizes = edgeSizes();
@@ -582,12 +601,13 @@ TEST_F(SinglePass, StagedSelectAroundItsTilesAndWarps) {
         SCOPED_TRACE("n = " + std::to_string(n));
         const std::vector<int> ints = distinctInts(n, freshSeed());
         for (const int bound : {INT_MIN, -static_cast<int>(n / 2) + static_cast<int>(n / 20), 0, INT_MAX})
-            ASSERT_TRUE(selectsLikeCpu(ints, SC::LessThan<int>{bound}, Selection::SelectIf));
-        ASSERT_TRUE(selectsLikeCpu(ints, IsEven{}, Selection::SelectIf));
+            ASSERT_TRUE(selectsLikeCpu(ints, SC::LessThan<int>{bound}, Selection::SelectIf, staged));
+        ASSERT_TRUE(selectsLikeCpu(ints, IsEven{}, Selection::SelectIf, staged));
         const auto select = Selection::SelectIf;
-        ASSERT_TRUE(selectsLikeCpu(randomVector<double>(n, freshSeed()), SC::LessThan<double>{0.9}, select));
-        ASSERT_TRUE(selectsLikeCpu(randomVector<std::int64_t>(n, freshSeed()), SC::LessThan<std::int64_t>{0}, select));
-        ASSERT_TRUE(selectsLikeCpu(randomVector<Mat2>(n, freshSeed()), KeyWordDivisibleBy3{}, select));
+        ASSERT_TRUE(selectsLikeCpu(randomVector<double>(n, freshSeed()), SC::LessThan<double>{0.9}, select, staged));
+        ASSERT_TRUE(
+            selectsLikeCpu(randomVector<std::int64_t>(n, freshSeed()), SC::LessThan<std::int64_t>{0}, select, staged));
+        ASSERT_TRUE(selectsLikeCpu(randomVector<Mat2>(n, freshSeed()), KeyWordDivisibleBy3{}, select, staged));
 
         std::vector<unsigned char> flags(n);
         std::mt19937 rng(freshSeed());
@@ -599,7 +619,8 @@ TEST_F(SinglePass, StagedSelectAroundItsTilesAndWarps) {
         DeviceBuffer<std::size_t> d_count(1);
         DeviceBuffer<char> temp(SC::select_temp_bytes<int>(n));
         temp.fill_bytes(kPoisonByte);
-        SC::select_flagged(d_in.get(), d_flags.get(), d_out.get(), d_count.get(), n, temp.get(), temp.bytes());
+        SC::select_flagged(d_in.get(), d_flags.get(), d_out.get(), d_count.get(), n, temp.get(), temp.bytes(),
+                           testEnv(staged));
         std::vector<int> expected;
         for (std::size_t i = 0; i < n; ++i)
             if (flags[i] != 0) expected.push_back(ints[i]);
@@ -619,7 +640,7 @@ TEST_F(SinglePass, StagedSelectAroundItsTilesAndWarps) {
         std::unique_copy(keys.begin(), keys.end(), std::back_inserter(first_of_runs));
         DeviceBuffer<int> d_keys = DeviceBuffer<int>::from_host(keys.data(), n);
         d_out.fill_bytes(kPoisonByte);
-        SC::unique(d_keys.get(), d_out.get(), d_count.get(), n, SC::EqualTo{}, temp.get(), temp.bytes());
+        SC::unique(d_keys.get(), d_out.get(), d_count.get(), n, SC::EqualTo{}, temp.get(), temp.bytes(), testEnv(staged));
         d_count.copy_to_host(&count, 1);
         ASSERT_EQ(count, first_of_runs.size());
         got.resize(count);
@@ -635,7 +656,7 @@ TEST_F(SinglePass, StagedSelectAroundItsTilesAndWarps) {
 // false and mixed predicates.
 TEST_F(SinglePass, PartitionPutsTheFalsesInReverseOrder) {
     for (int threads : kEveryBlockSize) {
-        SC::block_sizes().single_pass = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::single_pass, threads);
         const std::size_t tile = SC::detail::tile_items_for<int>(threads);
         const std::vector<std::size_t> sizes = {0,        1,        2,        3,           31,      32,      1000,
                                                 1024,     tile - 1, tile,     tile + 1,    65533,   65536,   65537,
@@ -645,17 +666,18 @@ TEST_F(SinglePass, PartitionPutsTheFalsesInReverseOrder) {
             SCOPED_TRACE("block size " + std::to_string(threads) + ", n = " + std::to_string(n) + ", seed " +
                          std::to_string(seed));
             const std::vector<int> in = distinctInts(n, seed);
-            ASSERT_TRUE(selectsLikeCpu(in, SC::LessThan<int>{0}, Selection::Partition));        // the negatives
-            ASSERT_TRUE(selectsLikeCpu(in, IsEven{}, Selection::Partition));                    // half, interleaved
-            ASSERT_TRUE(selectsLikeCpu(in, SC::LessThan<int>{INT_MIN}, Selection::Partition));  // all false
-            ASSERT_TRUE(selectsLikeCpu(in, KeyWordDivisibleBy3{}, Selection::Partition));
+            const Selection partition = Selection::Partition;
+            ASSERT_TRUE(selectsLikeCpu(in, SC::LessThan<int>{0}, partition, tuning));        // the negatives
+            ASSERT_TRUE(selectsLikeCpu(in, IsEven{}, partition, tuning));                    // half, interleaved
+            ASSERT_TRUE(selectsLikeCpu(in, SC::LessThan<int>{INT_MIN}, partition, tuning));  // all false
+            ASSERT_TRUE(selectsLikeCpu(in, KeyWordDivisibleBy3{}, partition, tuning));
             std::vector<int> all_true = in;
             for (int &x : all_true) x = x == INT_MAX ? INT_MAX - 1 : x;
-            ASSERT_TRUE(selectsLikeCpu(all_true, SC::LessThan<int>{INT_MAX}, Selection::Partition));  // all true
+            ASSERT_TRUE(selectsLikeCpu(all_true, SC::LessThan<int>{INT_MAX}, partition, tuning));  // all true
 
             // The contract restated without the reference: position by position.
             std::vector<int> got;
-            const std::size_t k = gpuSelect(in, IsEven{}, Selection::Partition, got);
+            const std::size_t k = gpuSelect(in, IsEven{}, partition, got, tuning);
             std::size_t t = 0, f = 0;
             for (const int x : in) {
                 const std::size_t at = IsEven{}(x) ? t++ : n - 1 - f++;
@@ -671,15 +693,15 @@ TEST_F(SinglePass, PartitionPutsTheFalsesInReverseOrder) {
 // sizes, around and across tiles.
 TEST_F(SinglePass, PartitionsOfEveryElementSize) {
     for (int threads : {32, 256, 1024}) {
-        SC::block_sizes().single_pass = threads;
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::single_pass, threads);
         SCOPED_TRACE("block size " + std::to_string(threads));
-        const auto check = [](auto element, const std::vector<std::size_t> &sizes) {
+        const auto check = [&tuning](auto element, const std::vector<std::size_t> &sizes) {
             using T = decltype(element);
             for (std::size_t n : sizes) {
                 SCOPED_TRACE("n = " + std::to_string(n) + ", " + std::to_string(sizeof(T)) + "-byte elements");
                 const std::vector<T> in = randomVector<T>(n, freshSeed());
                 for (Selection selection : {Selection::StablePartition, Selection::Partition})
-                    ASSERT_TRUE(selectsLikeCpu(in, KeyWordDivisibleBy3{}, selection));
+                    ASSERT_TRUE(selectsLikeCpu(in, KeyWordDivisibleBy3{}, selection, tuning));
             }
         };
         // ASSERT in the lambda leaves the lambda only: stop at the first failure.
@@ -713,8 +735,10 @@ TEST_F(SinglePass, PartitionsTakeTurnsOnOneStorage) {
         d_reversed.fill_bytes(kPoisonByte);
         d_counts.fill_bytes(kPoisonByte);
         for (int repeat = 0; repeat < 3; ++repeat) {
-            SC::partition(d_in.get(), d_reversed.get(), d_counts.get() + 1, n, IsEven{}, temp.get(), temp.bytes());
-            SC::stable_partition(d_in.get(), d_stable.get(), d_counts.get(), n, IsEven{}, temp.get(), temp.bytes());
+            SC::partition(d_in.get(), d_reversed.get(), d_counts.get() + 1, n, IsEven{}, temp.get(), temp.bytes(),
+                          testEnv());
+            SC::stable_partition(d_in.get(), d_stable.get(), d_counts.get(), n, IsEven{}, temp.get(), temp.bytes(),
+                                 testEnv());
         }
         std::size_t stable_trues = 0, trues = 0;
         const std::vector<int> stable = cpuStablePartition(in, IsEven{}, stable_trues);
@@ -743,7 +767,7 @@ TEST_F(SinglePass, SelectFlagged) {
     DeviceBuffer<unsigned char> d_flags = DeviceBuffer<unsigned char>::from_host(flags.data(), n);
     DeviceBuffer<std::size_t> d_count(1);
     DeviceBuffer<char> temp(SC::select_temp_bytes<int>(n));
-    SC::select_flagged(d_in.get(), d_flags.get(), d_out.get(), d_count.get(), n, temp.get(), temp.bytes());
+    SC::select_flagged(d_in.get(), d_flags.get(), d_out.get(), d_count.get(), n, temp.get(), temp.bytes(), testEnv());
     std::size_t count = 0;
     d_count.copy_to_host(&count, 1);
     ASSERT_EQ(count, expected.size());

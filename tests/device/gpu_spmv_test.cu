@@ -11,7 +11,7 @@
 #include <stream_compaction/io/matrix_market.h>
 #include <stream_compaction/device/segmented_reduce.cuh>
 #include <stream_compaction/device/spmv.cuh>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/support/call_environment.h>
 
 #include "gpu_test_util.h"
 #include "matrix_files.h"
@@ -84,10 +84,12 @@ template <class V>
     return ::testing::AssertionSuccess();
 }
 
-// Every plan on one matrix, twice: y = 1.5 A x - 0.5 y, and y = A x over a y full of NaN (beta = 0
-// must not read it). What runs is what was asked for: Auto resolved, forced lanes kept.
+// Every plan on one matrix at `tuning`, twice: y = 1.5 A x - 0.5 y, and y = A x over a y full of
+// NaN (beta = 0 must not read it). What runs is what was asked for: Auto resolved, forced lanes kept.
 template <class V, class Offset>
-void checkSpmv(const SC::CsrMatrix<V, Offset> &host, const std::vector<SpmvPlan> &plans) {
+void checkSpmv(const SC::CsrMatrix<V, Offset> &host, const std::vector<SpmvPlan> &plans,
+               const SC::Tuning &tuning = {}) {
+    const SC::CallEnvironment env{nullptr, tuning};
     const SC::DeviceCsr<V, Offset> a(host);
     const std::vector<V> x = randomVector<V>(host.cols, freshSeed());
     const std::vector<V> y_old = randomVector<V>(host.rows, freshSeed());
@@ -97,7 +99,7 @@ void checkSpmv(const SC::CsrMatrix<V, Offset> &host, const std::vector<SpmvPlan>
     std::vector<V> got(host.rows);
     for (const SpmvPlan &plan : plans) {
         SCOPED_TRACE(describe(plan));
-        SC::Spmv<V, Offset> multiply(a, plan);
+        SC::Spmv<V, Offset> multiply(a, plan, env);
         SCOPED_TRACE("ran " + describe({multiply.chosen(), multiply.lanes_per_row()}));
         if (plan.algorithm == SpmvAlgorithm::Auto)
             ASSERT_TRUE(multiply.chosen() == SpmvAlgorithm::VectorCsr || multiply.chosen() == SpmvAlgorithm::MergePath);
@@ -108,7 +110,7 @@ void checkSpmv(const SC::CsrMatrix<V, Offset> &host, const std::vector<SpmvPlan>
             const double alpha = axpby ? 1.5 : 1.0, beta = axpby ? -0.5 : 0.0;
             if (axpby) SC_CUDA_CHECK(cudaMemcpy(d_y.get(), y_old.data(), d_y.bytes(), cudaMemcpyHostToDevice));
             else d_y.fill_bytes(0xFF);  // NaN in float and double
-            multiply(V(alpha), d_x.get(), V(beta), d_y.get());
+            multiply(V(alpha), d_x.get(), V(beta), d_y.get(), env);
             d_y.copy_to_host(got.data(), got.size());
             reference(host, x, alpha, beta, y_old, expected, size);
             ASSERT_TRUE(close(got, expected, size)) << (axpby ? "y = 1.5 A x - 0.5 y" : "y = A x");
@@ -249,10 +251,11 @@ TEST_F(Spmv, MergePathAtEveryBlockSize) {
     const SC::CsrMatrix<double> m = SC::power_law(30000, 30000, 1.1, 1, freshSeed());
     for (int threads : {32, 64, 256, 1024}) {
         SCOPED_TRACE("block size " + std::to_string(threads));
-        SC::block_sizes().segmented = threads;
-        SC::block_sizes().single_pass = threads;
-        checkSpmv(m, ours());
-        checkSpmv(SC::convert_values<float>(m), ours());
+        SC::Tuning tuning;
+        tuning.segmented = threads;
+        tuning.single_pass = threads;
+        checkSpmv(m, ours(), tuning);
+        checkSpmv(SC::convert_values<float>(m), ours(), tuning);
     }
 }
 

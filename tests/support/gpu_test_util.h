@@ -4,6 +4,7 @@
 
 #include "harness.h"
 
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/tuning/block_sizes.h>
 
 #include <cstdint>
@@ -22,20 +23,51 @@ inline const DeviceStatus &device() {
         if (!device().usable) GTEST_SKIP() << device().reason;                   \
     } while (0)
 
-// SC_SCAN_STAGING=staged or =portable forces the scan's staging (block_sizes.h) in every test of a
-// fixture below: CTest's gpu_tests.staged_scans runs the graph, alignment, concurrency and shape
-// suites with the staged scan on their small inputs. Unset: the default (Auto).
+// SC_SCAN_STAGING=staged or =portable forces the scans' staging in the tests: CTest's
+// gpu_tests.staged_scans runs the graph, alignment, concurrency and shape suites (and others) with
+// the staged scan on their small inputs. Unset: the default (Auto). The device-API calls of those
+// suites get it through testEnv(), the course units through block_sizes() (set by the fixture
+// below).
+//
+// The staging SC_SCAN_STAGING asks for; Auto where it is unset, or not one of the two (the
+// fixture fails the test then).
+inline StreamCompaction::ScanStaging scanStagingFromEnvironment() {
+    const char *value = std::getenv("SC_SCAN_STAGING");
+    const std::string staging = value != nullptr ? value : "";
+    if (staging == "staged") return StreamCompaction::ScanStaging::Staged;
+    if (staging == "portable") return StreamCompaction::ScanStaging::Portable;
+    return StreamCompaction::ScanStaging::Auto;
+}
+
+// For the course units, which read the course's block_sizes().
 inline void applyScanStagingFromEnvironment() {
     const char *value = std::getenv("SC_SCAN_STAGING");
     if (value == nullptr) return;
-    const std::string staging = value;
-    if (staging == "staged") StreamCompaction::block_sizes().scan_staging = StreamCompaction::ScanStaging::Staged;
-    else if (staging == "portable") StreamCompaction::block_sizes().scan_staging = StreamCompaction::ScanStaging::Portable;
-    else ADD_FAILURE() << "SC_SCAN_STAGING must be staged or portable, not '" << staging << "'";
+    const StreamCompaction::ScanStaging staging = scanStagingFromEnvironment();
+    if (staging == StreamCompaction::ScanStaging::Auto)
+        ADD_FAILURE() << "SC_SCAN_STAGING must be staged or portable, not '" << value << "'";
+    else StreamCompaction::block_sizes().scan_staging = staging;
 }
 
-// The fixture of GPU test suites: skips without a device, and gives back the block sizes that a
-// test changed, so that no test runs with another's.
+// The environment of a device-API call in a test: `stream` and `tuning`, with the staging that
+// SC_SCAN_STAGING asks for where `tuning` leaves it Auto (a test that sets one keeps it).
+inline StreamCompaction::CallEnvironment testEnv(cudaStream_t stream = nullptr, StreamCompaction::Tuning tuning = {}) {
+    if (tuning.scan_staging == StreamCompaction::ScanStaging::Auto) tuning.scan_staging = scanStagingFromEnvironment();
+    return StreamCompaction::CallEnvironment{stream, tuning};
+}
+inline StreamCompaction::CallEnvironment testEnv(const StreamCompaction::Tuning &tuning) {
+    return testEnv(nullptr, tuning);
+}
+
+// A tuning that sets one family's block size (a field of Tuning) and leaves the rest to the defaults.
+inline StreamCompaction::Tuning tuningWith(int StreamCompaction::Tuning::*blockSize, int threads) {
+    StreamCompaction::Tuning tuning;
+    tuning.*blockSize = threads;
+    return tuning;
+}
+
+// The fixture of GPU test suites: skips without a device, and gives back the course's block sizes
+// that a test changed, so that no test runs with another's.
 class GpuTest : public ::testing::Test {
 protected:
     void SetUp() override {

@@ -6,9 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <stream_compaction/device/scan.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_buffer.h>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/call_tuning.h>
 
 #include "gpu_test_util.h"
 #include "reference.h"
@@ -451,19 +452,28 @@ inline const char *selectionName(Selection s) {
 // ---- calls that may refuse their configuration ----
 
 // One configuration a call is judged at: what runs, the size of its elements, and the block size it
-// reads with that block size's default.
+// runs at with that block size's default.
 struct Configuration {
     std::string what;          // e.g. "int (4 bytes), exclusive_scan"
     std::size_t elementBytes;  // the largest element type it moves
-    int threads;               // the block size in force (a field of block_sizes())
-    int defaultThreads;        // that field's default (BlockSizes{})
+    int threads;               // the block size in force (a field of the call's Tuning)
+    int defaultThreads;        // that family's default (tuning/call_tuning.h)
 };
 
-// The configuration of a call that reads `blockSize` of block_sizes(), as set now.
-inline Configuration configurationAt(std::string what, std::size_t elementBytes,
-                                     SC::BlockSize SC::BlockSizes::*blockSize) {
-    const SC::BlockSizes defaults{};
-    return {std::move(what), elementBytes, (SC::block_sizes().*blockSize).get(), (defaults.*blockSize).get()};
+// The tuned default of the family whose block size `blockSize`, a field of Tuning, sets.
+inline int defaultThreadsOf(int SC::Tuning::*blockSize) {
+    if (blockSize == &SC::Tuning::single_pass) return SC::kDefaultSinglePassThreads;
+    if (blockSize == &SC::Tuning::radix) return SC::kDefaultRadixThreads;
+    if (blockSize == &SC::Tuning::segmented) return SC::kDefaultSegmentedThreads;
+    return SC::kDefaultReduceThreads;  // Tuning::reduce, the last
+}
+
+// The configuration of a call that runs at `blockSize` of `tuning` (0 there: the family's default).
+inline Configuration configurationAt(std::string what, std::size_t elementBytes, const SC::Tuning &tuning,
+                                     int SC::Tuning::*blockSize) {
+    const int defaultThreads = defaultThreadsOf(blockSize);
+    const int asked = tuning.*blockSize;
+    return {std::move(what), elementBytes, asked != 0 ? asked : defaultThreads, defaultThreads};
 }
 
 // The current device's shared memory per block with the kernel's opt-in: the limit a refusal for
@@ -511,11 +521,9 @@ inline ::testing::AssertionResult documentedRefusal(const Configuration &c, cons
                       "shared memory per block)");
 }
 
-// A small scan at the default block sizes on fresh buffers, synchronized: whether the CUDA context
-// still works (after a refusal or a failed launch).
+// A small scan at the library's defaults (a default environment) on fresh buffers, synchronized:
+// whether the CUDA context still works (after a refusal or a failed launch).
 inline ::testing::AssertionResult contextHealthy() {
-    const SC::BlockSizes saved = SC::block_sizes();
-    SC::block_sizes() = SC::BlockSizes{};
     ::testing::AssertionResult result = ::testing::AssertionSuccess();
     try {
         const cudaError_t pending = cudaGetLastError();
@@ -531,7 +539,6 @@ inline ::testing::AssertionResult contextHealthy() {
     } catch (const std::exception &e) {
         result = ::testing::AssertionFailure() << "the CUDA context is broken: a small scan fails: " << e.what();
     }
-    SC::block_sizes() = saved;
     return result;
 }
 

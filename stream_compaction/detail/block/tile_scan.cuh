@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace StreamCompaction {
 namespace detail {
@@ -22,20 +23,24 @@ struct TileScanStorage {
     TileAssignment assigned;
 };
 
-// Loads a row-striped tile; `valid` items from `in` (a tile's start). Full tiles use one vector load
-// per row when `vectorized` (the memory is aligned to vector_alignment<T, VEC>()).
-template <int R, int VEC, class T>
-__device__ __forceinline__ void load_tile(const T *in, T (&items)[R][VEC], std::size_t valid, bool vectorized) {
+// Loads a row-striped tile; `valid` items from `in` (a tile's start: a pointer, or any random-access
+// iterator the device can read, whose items convert to T). Full tiles of a pointer to T use one
+// vector load per row when `vectorized` (the memory is aligned to vector_alignment<T, VEC>()); an
+// iterator is read an item at a time.
+template <int R, int VEC, class T, class Input>
+__device__ __forceinline__ void load_tile(Input in, T (&items)[R][VEC], std::size_t valid, bool vectorized) {
     const std::size_t row_items = static_cast<std::size_t>(blockDim.x) * VEC;
-    if (vectorized && valid == row_items * R) {
-        const auto *vectors = reinterpret_cast<const Vector<T, VEC> *>(in);
+    if constexpr (std::is_convertible_v<Input, const T *>) {
+        if (vectorized && valid == row_items * R) {
+            const auto *vectors = reinterpret_cast<const Vector<T, VEC> *>(static_cast<const T *>(in));
 #pragma unroll
-        for (int r = 0; r < R; ++r) {
-            const Vector<T, VEC> v = vectors[r * blockDim.x + threadIdx.x];
+            for (int r = 0; r < R; ++r) {
+                const Vector<T, VEC> v = vectors[r * blockDim.x + threadIdx.x];
 #pragma unroll
-            for (int k = 0; k < VEC; ++k) items[r][k] = v.item[k];
+                for (int k = 0; k < VEC; ++k) items[r][k] = v.item[k];
+            }
+            return;
         }
-        return;
     }
 #pragma unroll
     for (int r = 0; r < R; ++r)

@@ -2,13 +2,14 @@
 // By-key dispatch: argument checks, temporary storage, block size and the one launch.
 #include <stream_compaction/detail/by_key/kernels.cuh>
 #include <stream_compaction/detail/by_key/staged_kernel.cuh>
-#include <stream_compaction/detail/scan/dispatch.cuh>
 #include <stream_compaction/detail/host/call_tag.h>
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/host/temp_storage.h>
+#include <stream_compaction/detail/scan/dispatch.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/call_tuning.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -43,8 +44,9 @@ std::size_t by_key_temp_bytes_for(std::size_t n) {
 template <class K, class Values, class ValueOut, class Op, class Equal>
 void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_out, ValueOut *d_values_out,
                    std::size_t *d_run_count, std::size_t n, Op op, Equal equal, void *d_temp, std::size_t temp_bytes,
-                   cudaStream_t stream) {
+                   const CallEnvironment &env) {
     using V = typename Values::value_type;
+    const cudaStream_t stream = env.stream;
     require_device_pointers(name, n, d_keys, d_keys_out);
     require_device_pointers(name, n, d_keys, d_values_out);
     if (d_run_count == nullptr) throw std::invalid_argument(std::string(name) + ": null run count pointer");
@@ -55,7 +57,7 @@ void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_o
         return;
     }
     require_temp_storage(name, d_temp, temp_bytes, by_key_temp_bytes_for<K, V>(n));
-    const int threads = checked_block_size(block_sizes().single_pass);
+    const int threads = single_pass_threads(env.tuning);
     const std::size_t tile_items = by_key_tile_items<K, V>(threads);
     const auto pieces = by_key_layout<K, V>(n).carve(d_temp);
     constexpr int VEC = by_key_vector_items<K>();
@@ -82,8 +84,8 @@ void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_o
         const std::size_t staged_tiles = (n + staged_items - 1) / staged_items;
         bool aligned = aligned_to(d_keys, 16);
         if constexpr (Values::reads_values) aligned = aligned && aligned_to(values.values, 16);
-        if (runs_staged(reinterpret_cast<const void *>(kernel), name, threads, aligned, staged_tiles,
-                        kStagedByKeyFromTenthsOfAWave)) {
+        if (runs_staged(env.tuning.scan_staging, reinterpret_cast<const void *>(kernel), name, threads, aligned,
+                        staged_tiles, kStagedByKeyFromTenthsOfAWave)) {
             params.tiles = staged_tiles;
             params.look_back_delay = look_back_delay_for(kernel, name, kTileLookBackDelay, staged_tiles, threads, 0);
             launch(kernel, name, blocks_for(staged_tiles, 1), threads, 0, stream, params);

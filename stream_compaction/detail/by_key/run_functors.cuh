@@ -47,11 +47,13 @@ struct FirstValue {
 // unique's keep test (select_tile's Keep): item i starts a run of equal items. The item before
 // comes from memory, where the L1 cache holds it from the tile's own load (or the L2 from the
 // previous tile's).
-template <class T, class Equal>
+template <class T, class Equal, class Input = const T *>
 struct FirstOfRun {
-    const T *in;
+    Input in;  // a pointer to T, or any random-access iterator the device can read
     Equal equal;
-    __device__ bool operator()(std::size_t i, const T &item) const { return i == 0 || !equal(in[i - 1], item); }
+    __device__ bool operator()(std::size_t i, const T &item) const {
+        return i == 0 || !equal(static_cast<T>(in[i - 1]), item);
+    }
     // The staged select's form: the item before (any value when i == 0), read from its tile.
     __device__ bool operator()(std::size_t i, const T &item, const T &previous) const {
         return i == 0 || !equal(previous, item);

@@ -3,9 +3,10 @@
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/detail/radix_sort/kernels.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/call_tuning.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -16,9 +17,10 @@ namespace StreamCompaction {
 namespace detail {
 
 template <class Key, class Value, int Items = kRadixItemsPerThread<Key>>
-std::size_t radix_temp_bytes(std::size_t n, std::size_t max_portion_keys = kRadixMaxPortionKeys) {
+std::size_t radix_temp_bytes(std::size_t n, std::size_t max_portion_keys = kRadixMaxPortionKeys,
+                             const Tuning &tuning = {}) {
     if (n == 0) return 0;
-    const int threads = checked_radix_block_size(block_sizes().radix);
+    const int threads = checked_radix_block_size(radix_threads_asked(tuning));
     return radix_layout<Key, Value>(n, threads, Items, max_portion_keys).total_bytes + kTempAlignment - 1;
 }
 
@@ -32,7 +34,7 @@ void require_disjoint(const char *name, const T *in, const T *out, std::size_t n
 // kRadixMaxPortionKeys) lets the tests reach the multi-portion path with small inputs.
 template <class Key, class Value, int Items = kRadixItemsPerThread<Key>>
 void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in,
-                Value *d_values_out, std::size_t n, void *d_temp, std::size_t temp_bytes, cudaStream_t stream,
+                Value *d_values_out, std::size_t n, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env,
                 std::size_t max_portion_keys = kRadixMaxPortionKeys, RadixOrder<Key> order = radix_ascending<Key>()) {
     static_assert(radix_key_type<Key>(), "radix sort keys are integers of 4 or 8 bytes, float or double");
     constexpr int kDigits = radix_digits<Key>();
@@ -48,7 +50,8 @@ void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const V
     if (n == 0) return;
     if (max_portion_keys == 0 || max_portion_keys > kRadixMaxPortionKeys)
         throw std::invalid_argument(std::string(name) + ": portion size out of range");
-    const int threads = checked_radix_block_size(block_sizes().radix);
+    const int threads = checked_radix_block_size(radix_threads_asked(env.tuning));
+    const cudaStream_t stream = env.stream;
     const RadixLayout layout = radix_layout<Key, Value>(n, threads, Items, max_portion_keys);
 
     require_temp_storage(name, d_temp, temp_bytes, layout.total_bytes + kTempAlignment - 1);

@@ -11,11 +11,12 @@
 #include <stream_compaction/detail/reduce/folds.cuh>
 #include <stream_compaction/detail/reduce/items.cuh>
 #include <stream_compaction/detail/reduce/level_kernels.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/support/reduction.h>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/call_tuning.h>
 #include <stream_compaction/tuning/policies.h>
 
 #include <climits>
@@ -104,8 +105,8 @@ std::size_t striped_tile_items(int threads) {
 // Striped kernel (commutative operators): block b folds every gridDim.x-th tile from tile b; the
 // fewest blocks that take the grid's share of tiles each, so that the tiles split evenly.
 template <class T, bool Vectorized, class Op, class Items, class Done>
-void launch_striped_as(Items items, std::size_t n, Op op, Done done, StripedGrid grid, cudaStream_t stream) {
-    const int threads = checked_block_size(block_sizes().reduce);
+void launch_striped_as(Items items, std::size_t n, Op op, Done done, StripedGrid grid, const CallEnvironment &env) {
+    const int threads = reduce_threads(env.tuning);
     const auto kernel = striped_reduce_kernel<T, Op, Items, Done, Vectorized>;
     const char *name = "striped_reduce_kernel";
     const std::size_t tiles = ceil_div(n, striped_tile_items<T>(threads));
@@ -115,28 +116,28 @@ void launch_striped_as(Items items, std::size_t n, Op op, Done done, StripedGrid
         if (most > static_cast<std::size_t>(kReduceMaxBlocks)) most = kReduceMaxBlocks;
     }
     const std::size_t per_block = ceil_div(tiles, most);
-    launch(kernel, name, static_cast<unsigned>(ceil_div(tiles, per_block)), threads, 0, stream, items, n, op, done);
+    launch(kernel, name, static_cast<unsigned>(ceil_div(tiles, per_block)), threads, 0, env.stream, items, n, op, done);
 }
 
 // The vectorized kernel where the input allows it (16-byte aligned), the item-by-item one otherwise.
 template <class T, class Op, class Items, class Done>
-void launch_striped(Items items, std::size_t n, Op op, Done done, StripedGrid grid, cudaStream_t stream) {
+void launch_striped(Items items, std::size_t n, Op op, Done done, StripedGrid grid, const CallEnvironment &env) {
     if constexpr (Items::kCanVectorize)
-        if (items.vectorizable()) return launch_striped_as<T, true>(items, n, op, done, grid, stream);
-    launch_striped_as<T, false>(items, n, op, done, grid, stream);
+        if (items.vectorizable()) return launch_striped_as<T, true>(items, n, op, done, grid, env);
+    launch_striped_as<T, false>(items, n, op, done, grid, env);
 }
 
 // One block of `threads` over n <= striped_tile_items<T>(threads) items; thread 0 hands their
 // total to finish.
 template <class T, class Op, class Items, class Finish>
-void launch_single_tile(Items items, std::size_t n, Op op, Finish finish, int threads, cudaStream_t stream) {
+void launch_single_tile(Items items, std::size_t n, Op op, Finish finish, int threads, const CallEnvironment &env) {
     const auto count = static_cast<unsigned>(n);
     if constexpr (Items::kCanVectorize)
         if (items.vectorizable())
             return launch(single_tile_reduce_kernel<T, Op, Items, Finish, true>, "single_tile_reduce_kernel", 1,
-                          threads, 0, stream, items, count, op, finish);
-    launch(single_tile_reduce_kernel<T, Op, Items, Finish, false>, "single_tile_reduce_kernel", 1, threads, 0, stream,
-           items, count, op, finish);
+                          threads, 0, env.stream, items, count, op, finish);
+    launch(single_tile_reduce_kernel<T, Op, Items, Finish, false>, "single_tile_reduce_kernel", 1, threads, 0,
+           env.stream, items, count, op, finish);
 }
 
 // Threads that hold n items at one striped tile row each (n / (vector x kReduceVectorsPerThread)),
@@ -161,11 +162,11 @@ auto striped_cluster_kernel(const Items &items) {
 // thread 0 of the first hands the total to finish.
 template <class T, class Op, class Items, class Finish, class Kernel>
 void launch_striped_cluster(Kernel kernel, Items items, std::size_t n, Op op, Finish finish, int threads,
-                            cudaStream_t stream) {
+                            const CallEnvironment &env) {
     const std::size_t tiles = ceil_div(n, striped_tile_items<T>(threads));
     const std::size_t per_block = ceil_div(tiles, kReduceClusterMaxBlocks);
     const auto blocks = static_cast<unsigned>(ceil_div(tiles, per_block));
-    launch_one_cluster(kernel, "striped_reduce_kernel", blocks, threads, 0, stream, items, n, op,
+    launch_one_cluster(kernel, "striped_reduce_kernel", blocks, threads, 0, env.stream, items, n, op,
                        ClusterDone<T, Finish>{finish});
 }
 
@@ -188,10 +189,10 @@ int ordered_threads(int threads) {
 // grid needs, and the grid then shrinks to the lanes that have pieces (the slowest lane, which sets
 // the time, has per_lane pieces either way).
 template <bool Vectorized, class Fold, class Items, class Done>
-void launch_ordered_as(Items items, std::size_t n, Fold fold, Done done, cudaStream_t stream) {
+void launch_ordered_as(Items items, std::size_t n, Fold fold, Done done, const CallEnvironment &env) {
     using Item = typename Fold::Item;
     using Acc = typename Fold::Acc;
-    const int threads = ordered_threads<Item, Acc>(checked_block_size(block_sizes().reduce));
+    const int threads = ordered_threads<Item, Acc>(reduce_threads(env.tuning));
     const std::size_t staging = threads * staging_bytes_per_thread<Item>();
     const auto kernel = ordered_reduce_kernel<Fold, Items, Done, Vectorized>;
     const char *name = "ordered_reduce_kernel";
@@ -202,15 +203,15 @@ void launch_ordered_as(Items items, std::size_t n, Fold fold, Done done, cudaStr
     if (per_lane * piece_items<Item>() > UINT_MAX)  // the fold's chunk-local indices are 32-bit
         throw std::length_error("ordered_reduce_kernel: " + std::to_string(n) + " items are too many for one launch");
     const std::size_t lanes = ceil_div(pieces, per_lane);
-    launch(kernel, name, static_cast<unsigned>(ceil_div(lanes, threads)), threads, staging, stream, items, n, fold,
+    launch(kernel, name, static_cast<unsigned>(ceil_div(lanes, threads)), threads, staging, env.stream, items, n, fold,
            per_lane, done);
 }
 
 template <class Fold, class Items, class Done>
-void launch_ordered(Items items, std::size_t n, Fold fold, Done done, cudaStream_t stream) {
+void launch_ordered(Items items, std::size_t n, Fold fold, Done done, const CallEnvironment &env) {
     if constexpr (Items::kCanVectorize)
-        if (items.vectorizable()) return launch_ordered_as<true>(items, n, fold, done, stream);
-    launch_ordered_as<false>(items, n, fold, done, stream);
+        if (items.vectorizable()) return launch_ordered_as<true>(items, n, fold, done, env);
+    launch_ordered_as<false>(items, n, fold, done, env);
 }
 
 // One launch: *d_out = op(identity, every item in order). Operators known to commute take the
@@ -219,48 +220,48 @@ void launch_ordered(Items items, std::size_t n, Fold fold, Done done, cudaStream
 // the striped kernel with the last block's combine above that. Any other operator takes the ordered
 // kernel. n > 0; d_temp holds chunked_layout<T, T>(n).
 template <class T, class Op, class Items>
-void chunked_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, void *d_temp, cudaStream_t stream) {
+void chunked_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, void *d_temp, const CallEnvironment &env) {
     using Finish = WriteCombined<T, Op>;
     const Finish finish{d_out, op, identity};
     if constexpr (is_commutative<Op, T>::value) {
         // The block size read once: the tile it sizes is the tile the kernel reads.
-        const int threads = checked_block_size(block_sizes().reduce);
-        if (n <= striped_tile_items<T>(threads)) return launch_single_tile<T>(items, n, op, finish, threads, stream);
+        const int threads = reduce_threads(env.tuning);
+        if (n <= striped_tile_items<T>(threads)) return launch_single_tile<T>(items, n, op, finish, threads, env);
         // Inputs of a few tiles: no partials in global memory and no ticket.
         const std::size_t needed = one_round_threads<T>(n);
         if (needed <= kReduceWideBlockThreads)
-            return launch_single_tile<T>(items, n, op, finish, static_cast<int>(needed), stream);
+            return launch_single_tile<T>(items, n, op, finish, static_cast<int>(needed), env);
         // The cluster code exists where the kernel was compiled for sm_90 or later (its PTX
         // version, not the device's capability: a JIT from older PTX has none).
         if (n <= kReduceClusterMaxBlocks * kReduceClusterTilesPerBlock * striped_tile_items<T>(threads)) {
             const auto kernel = striped_cluster_kernel<T, Op, Items, Finish>(items);
             if (kernel_compiled_for_sm90(reinterpret_cast<const void *>(kernel)))
-                return launch_striped_cluster<T>(kernel, items, n, op, finish, threads, stream);
+                return launch_striped_cluster<T>(kernel, items, n, op, finish, threads, env);
         }
     }
     const auto pieces = chunked_layout<T, T>(n).carve(d_temp);
     const LastBlockDone<T, Finish> done{reinterpret_cast<T *>(pieces[1]), reinterpret_cast<CallState *>(pieces[0]),
                                         next_call_tag(), finish};
-    if constexpr (is_commutative<Op, T>::value) launch_striped<T>(items, n, op, done, StripedGrid::Resident, stream);
-    else launch_ordered(items, n, OpFold<T, Op>{op}, done, stream);
+    if constexpr (is_commutative<Op, T>::value) launch_striped<T>(items, n, op, done, StripedGrid::Resident, env);
+    else launch_ordered(items, n, OpFold<T, Op>{op}, done, env);
 }
 
 // ---- atomics: the identity written, then the striped kernel, a block a tile, one atomic each ----
 
 // Operators without atomics are refused by the caller (reduce_by) before this is reached.
 template <class T, class Op, class Items>
-void atomic_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, cudaStream_t stream) {
+void atomic_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, const CallEnvironment &env) {
     if constexpr (kHasAtomic<Op, T>) {
-        write_value(d_out, identity, stream);
-        launch_striped<T>(items, n, op, AtomicDone<T, Op>{d_out}, StripedGrid::TilePerBlock, stream);
+        write_value(d_out, identity, env.stream);
+        launch_striped<T>(items, n, op, AtomicDone<T, Op>{d_out}, StripedGrid::TilePerBlock, env);
     }
 }
 
 // ---- tree and group: one launch per level ----
 
 template <class T, class Op>
-void tree_reduce(const T *d_in, std::size_t n, Op op, T identity, T *d_out, void *d_temp, cudaStream_t stream) {
-    const int threads = checked_block_size(block_sizes().reduce);
+void tree_reduce(const T *d_in, std::size_t n, Op op, T identity, T *d_out, void *d_temp, const CallEnvironment &env) {
+    const int threads = reduce_threads(env.tuning);
     const auto buffers = level_layout<T>(n, ReduceStrategy::Tree).carve(d_temp);
     T *const results[2] = {reinterpret_cast<T *>(buffers[0]), reinterpret_cast<T *>(buffers[1])};
     const T *in = d_in;
@@ -268,17 +269,17 @@ void tree_reduce(const T *d_in, std::size_t n, Op op, T identity, T *d_out, void
     for (int level = 0; m > 2; ++level) {
         const std::size_t pairs = ceil_div(m, 2);
         T *out = results[level % 2];  // level 0 writes ceil(n / 2), level 1 ceil(n / 4), ...
-        launch(tree_level_kernel<T, Op>, "tree_level_kernel", blocks_for(pairs, threads), threads, 0, stream, in, m,
+        launch(tree_level_kernel<T, Op>, "tree_level_kernel", blocks_for(pairs, threads), threads, 0, env.stream, in, m,
                out, op);
         in = out;
         m = pairs;
     }
-    launch(tree_root_kernel<T, Op>, "tree_root_kernel", 1, 1, 0, stream, in, m, d_out, op, identity);
+    launch(tree_root_kernel<T, Op>, "tree_root_kernel", 1, 1, 0, env.stream, in, m, d_out, op, identity);
 }
 
 template <class T, class Op>
-void group_reduce(const T *d_in, std::size_t n, Op op, T identity, T *d_out, void *d_temp, cudaStream_t stream) {
-    const int threads = checked_block_size(block_sizes().reduce);
+void group_reduce(const T *d_in, std::size_t n, Op op, T identity, T *d_out, void *d_temp, const CallEnvironment &env) {
+    const int threads = reduce_threads(env.tuning);
     const auto buffers = level_layout<T>(n, ReduceStrategy::Group).carve(d_temp);
     T *const results[2] = {reinterpret_cast<T *>(buffers[0]), reinterpret_cast<T *>(buffers[1])};
     const T *in = d_in;
@@ -286,47 +287,48 @@ void group_reduce(const T *d_in, std::size_t n, Op op, T identity, T *d_out, voi
     for (int level = 0; m > static_cast<std::size_t>(threads); ++level) {
         const unsigned groups = blocks_for(m, threads);
         T *out = results[level % 2];
-        launch(group_level_kernel<T, Op>, "group_level_kernel", groups, threads, 0, stream, in, m, out, op, identity,
-               false);
+        launch(group_level_kernel<T, Op>, "group_level_kernel", groups, threads, 0, env.stream, in, m, out, op,
+               identity, false);
         in = out;
         m = groups;
     }
-    launch(group_level_kernel<T, Op>, "group_level_kernel", 1, threads, 0, stream, in, m, d_out, op, identity, true);
+    launch(group_level_kernel<T, Op>, "group_level_kernel", 1, threads, 0, env.stream, in, m, d_out, op, identity,
+           true);
 }
 
 // ---- every strategy, for the device API ----
 
 template <class T, class Op>
 void reduce_by(const char *name, ReduceStrategy strategy, const T *d_in, std::size_t n, Op op, T identity, T *d_out,
-               void *d_temp, cudaStream_t stream) {
+               void *d_temp, const CallEnvironment &env) {
     if constexpr (!kHasAtomic<Op, T>)  // refused before anything is enqueued, whatever n
         if (strategy == ReduceStrategy::Atomics)
             throw std::invalid_argument(std::string(name) + ": " + kAtomicsSupport + "; use another strategy");
     if (n == 0) {
-        write_value(d_out, identity, stream);
+        write_value(d_out, identity, env.stream);
         return;
     }
     const ArrayItems<T> items{d_in};
     switch (strategy) {
-    case ReduceStrategy::Tree: tree_reduce(d_in, n, op, identity, d_out, d_temp, stream); return;
-    case ReduceStrategy::Group: group_reduce(d_in, n, op, identity, d_out, d_temp, stream); return;
-    case ReduceStrategy::Chunked: chunked_reduce(items, n, op, identity, d_out, d_temp, stream); return;
-    case ReduceStrategy::Atomics: atomic_reduce(items, n, op, identity, d_out, stream); return;
+    case ReduceStrategy::Tree: tree_reduce(d_in, n, op, identity, d_out, d_temp, env); return;
+    case ReduceStrategy::Group: group_reduce(d_in, n, op, identity, d_out, d_temp, env); return;
+    case ReduceStrategy::Chunked: chunked_reduce(items, n, op, identity, d_out, d_temp, env); return;
+    case ReduceStrategy::Atomics: atomic_reduce(items, n, op, identity, d_out, env); return;
     }
     throw std::invalid_argument(std::string(name) + ": unknown strategy " + std::to_string(static_cast<int>(strategy)));
 }
 
 inline void max_segment_sum_chunked(const int *d_in, std::size_t n, MaxSegmentSum *d_out, void *d_temp,
-                                    cudaStream_t stream) {
+                                    const CallEnvironment &env) {
     if (n == 0) {
-        write_value(d_out, MaxSegmentSum{0, 0, 0}, stream);
+        write_value(d_out, MaxSegmentSum{0, 0, 0}, env.stream);
         return;
     }
     const auto pieces = chunked_layout<int, SegmentTuple>(n).carve(d_temp);
     const LastBlockDone<SegmentTuple, WriteMaxSegment> done{reinterpret_cast<SegmentTuple *>(pieces[1]),
                                                             reinterpret_cast<CallState *>(pieces[0]), next_call_tag(),
                                                             WriteMaxSegment{d_out}};
-    launch_ordered(ArrayItems<int>{d_in}, n, MaxSegmentFold{}, done, stream);
+    launch_ordered(ArrayItems<int>{d_in}, n, MaxSegmentFold{}, done, env);
 }
 
 }  // namespace detail

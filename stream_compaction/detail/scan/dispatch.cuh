@@ -4,9 +4,10 @@
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/detail/scan/kernels.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/call_tuning.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -51,15 +52,13 @@ SinglePassStorage carve_single_pass(std::size_t n, void *d_temp) {
 }
 
 // Whether a launch of `staged_tiles` staged tiles (the scan's, the select's or the by-key scans')
-// runs the staged kernel (ScanStaging, block_sizes.h): it needs the tuned block size, 16-byte
-// aligned input and output (`vectorized`) and the kernel compiled for sm_90 or later, where its
-// body with the bulk copies is (kernel_compiled_for_sm90: what the binary holds for the device, not
-// what the device could run; compiled for older GPUs, the body traps); by default it also needs
-// `from_tenths` tenths of a wave of tiles (tuning/policies.h), since far below a wave the portable
-// kernel's smaller tiles keep more SMs busy.
-inline bool runs_staged(const void *kernel, const char *name, int threads, bool vectorized, std::size_t staged_tiles,
-                        unsigned from_tenths) {
-    const ScanStaging staging = block_sizes().scan_staging;
+// runs the staged kernel under `staging` (ScanStaging, support/call_environment.h): it needs the tuned block size,
+// 16-byte aligned input and output (`vectorized`) and the kernel compiled for sm_90 or later, where its body with the
+// bulk copies is (kernel_compiled_for_sm90: what the binary holds for the device, not what the device could run;
+// compiled for older GPUs, the body traps); by default it also needs `from_tenths` tenths of a wave of tiles
+// (tuning/policies.h), since far below a wave the portable kernel's smaller tiles keep more SMs busy.
+inline bool runs_staged(ScanStaging staging, const void *kernel, const char *name, int threads, bool vectorized,
+                        std::size_t staged_tiles, unsigned from_tenths) {
     if (staging == ScanStaging::Portable || threads != kStagedScanPolicy.threads || !vectorized ||
         !kernel_compiled_for_sm90(kernel))
         return false;
@@ -69,19 +68,20 @@ inline bool runs_staged(const void *kernel, const char *name, int threads, bool 
 
 template <bool Exclusive, class T, class Op>
 void single_pass_scan(const char *name, const T *d_in, T *d_out, std::size_t n, Op op, T init, void *d_temp,
-                      std::size_t temp_bytes, cudaStream_t stream) {
+                      std::size_t temp_bytes, const CallEnvironment &env) {
     require_device_pointers(name, n, d_in, d_out);
     if (n == 0) return;
     require_temp_storage(name, d_temp, temp_bytes, single_pass_temp_bytes<T>(n));
-    const int threads = checked_block_size(block_sizes().single_pass);
+    const int threads = single_pass_threads(env.tuning);
+    const cudaStream_t stream = env.stream;
     const std::size_t tiles = (n + tile_items_for<T>(threads) - 1) / tile_items_for<T>(threads);
     const bool vectorized = stageable<T>() && aligned16(d_in) && aligned16(d_out);
     const SinglePassStorage storage = carve_single_pass<T>(n, d_temp);
     if constexpr (stageable<T>()) {
         const auto kernel = staged_scan_kernel<T, Op, Exclusive>;
         const std::size_t staged_tiles = (n + StagedTile<T>::kItems - 1) / StagedTile<T>::kItems;
-        if (runs_staged(reinterpret_cast<const void *>(kernel), name, threads, vectorized, staged_tiles,
-                        kStagedScanFromTenthsOfAWave)) {
+        if (runs_staged(env.tuning.scan_staging, reinterpret_cast<const void *>(kernel), name, threads, vectorized,
+                        staged_tiles, kStagedScanFromTenthsOfAWave)) {
             const LookBackDelay delay = look_back_delay_for(kernel, name, kScanLookBackDelay, staged_tiles, threads, 0);
             launch(kernel, name, blocks_for(staged_tiles, 1), threads, 0, stream, d_in, d_out, n, op, init,
                    storage.status, staged_tiles, storage.state, next_call_tag(), delay);
@@ -100,10 +100,11 @@ void single_pass_scan(const char *name, const T *d_in, T *d_out, std::size_t n, 
 
 template <class T, class Op, class Load, class Store>
 void transform_scan(std::size_t n, Load load, Store store, Op op, void *d_temp, std::size_t temp_bytes,
-                    cudaStream_t stream) {
+                    const CallEnvironment &env) {
     if (n == 0) return;
     require_temp_storage("transform_inclusive_scan", d_temp, temp_bytes, single_pass_temp_bytes<T>(n));
-    const int threads = checked_block_size(block_sizes().single_pass);
+    const int threads = single_pass_threads(env.tuning);
+    const cudaStream_t stream = env.stream;
     const std::size_t tiles = (n + transform_tile_items_for<T>(threads) - 1) / transform_tile_items_for<T>(threads);
     const SinglePassStorage storage = carve_single_pass<T>(n, d_temp);
     const auto kernel = transform_scan_kernel<T, Op, Load, Store>;
@@ -113,18 +114,12 @@ void transform_scan(std::size_t n, Load load, Store store, Op op, void *d_temp, 
            storage.state, next_call_tag(), delay);
 }
 
-// Stream-ordered storage for the overloads that manage it themselves.
+// Storage for the overloads that manage it themselves: `bytes` from the environment's memory
+// resource on its stream, given back on that stream once `body` has enqueued its work (or thrown).
 template <class Body>
-void with_temp_storage(std::size_t bytes, cudaStream_t stream, Body body) {
-    void *d_temp = nullptr;
-    SC_CUDA_CHECK(cudaMallocAsync(&d_temp, bytes, stream));
-    try {
-        body(d_temp);
-    } catch (...) {
-        cudaFreeAsync(d_temp, stream);
-        throw;
-    }
-    SC_CUDA_CHECK(cudaFreeAsync(d_temp, stream));
+void with_temp_storage(std::size_t bytes, const CallEnvironment &env, Body body) {
+    const ResourceBuffer temp(env.memory_resource(), bytes, env.stream);
+    body(temp.get());
 }
 
 }  // namespace detail

@@ -6,9 +6,10 @@
 #include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/detail/segmented_reduce/item_tile_reduce.cuh>
 #include <stream_compaction/detail/segmented_reduce/merge_path_reduce.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/call_tuning.h>
 
 #include <climits>
 #include <cstddef>
@@ -23,14 +24,14 @@ inline std::size_t merge_path_tiles(std::size_t n, std::size_t segments, int thr
     return (segments + n + tile_items - 1) / tile_items;
 }
 
-// The block size: the caller's (block_sizes().segmented), halved until the staging fits in the
-// device's shared memory (1024 threads need 184 KB for 8-byte values).
+// The block size: the call's (Tuning::segmented), halved until the staging fits in the device's
+// shared memory (1024 threads need 184 KB for 8-byte values).
 template <class V>
-int merge_path_threads() {
+int merge_path_threads(const Tuning &tuning) {
     int device = 0, limit = 0;
     SC_CUDA_CHECK(cudaGetDevice(&device));
     SC_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    int threads = checked_block_size(block_sizes().segmented);
+    int threads = segmented_threads(tuning);
     const std::size_t static_bytes = sizeof(TileScanStorage<SegmentedPair<V>, 1>) + 64;
     while (threads > kWarpThreads && merge_path_staging_bytes<V>(threads) + static_bytes > static_cast<std::size_t>(limit))
         threads /= 2;
@@ -70,11 +71,12 @@ void launch_merge_path_reduce(int threads, const Offset *d_offsets, std::size_t 
 // The reduction with corners searched by each block: offsets may change from call to call.
 template <class V, class Offset, class Load, class Store, class Op>
 void merge_path_reduce(const char *name, const Offset *d_offsets, std::size_t segments, std::size_t n, Load load,
-                       Store store, Op op, V identity, void *d_temp, std::size_t temp_bytes, cudaStream_t stream) {
+                       Store store, Op op, V identity, void *d_temp, std::size_t temp_bytes,
+                       const CallEnvironment &env) {
     if (segments == 0) return;
     require_temp_storage(name, d_temp, temp_bytes, merge_path_temp_bytes<V>(n, segments));
-    launch_merge_path_reduce(merge_path_threads<V>(), d_offsets, segments, n, SearchedCorners<Offset>{d_offsets},
-                             load, store, op, identity, d_temp, stream);
+    launch_merge_path_reduce(merge_path_threads<V>(env.tuning), d_offsets, segments, n,
+                             SearchedCorners<Offset>{d_offsets}, load, store, op, identity, d_temp, env.stream);
 }
 
 // ---- plans: corners computed once, for offsets that stay as they are ----
@@ -90,12 +92,13 @@ inline std::size_t merge_path_plan_entries(std::size_t n, std::size_t segments) 
     return merge_path_tiles(n, segments, kWarpThreads) + 1;
 }
 
-// Fills d_corners (merge_path_plan_entries(n, segments) entries) for the current block size and
-// waits for it, so that the plan is ready for calls on any stream.
+// Fills d_corners (merge_path_plan_entries(n, segments) entries) for the environment's block size
+// and waits for it, so that the plan is ready for calls on any stream.
 template <class V, class Offset>
 MergePathPlan make_merge_path_plan(const Offset *d_offsets, std::size_t segments, std::size_t n,
-                                   long long *d_corners, cudaStream_t stream) {
-    const int threads = merge_path_threads<V>();
+                                   long long *d_corners, const CallEnvironment &env) {
+    const int threads = merge_path_threads<V>(env.tuning);
+    const cudaStream_t stream = env.stream;
     const long long entries = static_cast<long long>(merge_path_tiles(n, segments, threads)) + 1;
     constexpr int kPlanThreads = 256;
     launch(merge_path_plan_kernel<Offset>, "merge_path_plan_kernel",

@@ -4,9 +4,10 @@
 #include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/detail/scan/dispatch.cuh>
 #include <stream_compaction/detail/segmented_scan/kernels.cuh>
+#include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
-#include <stream_compaction/tuning/block_sizes.h>
+#include <stream_compaction/tuning/call_tuning.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -36,9 +37,9 @@ std::size_t segmented_scan_temp_bytes_for(std::size_t n) {
 
 template <class V, class Heads, class Op>
 void scan_with_heads(bool exclusive, const V *d_values, Heads heads, V *d_out, std::size_t n, Op op, V init,
-                     void *d_scan_temp, cudaStream_t stream) {
+                     void *d_scan_temp, const CallEnvironment &env) {
     using Pair = SegmentedPair<V>;
-    const int threads = checked_block_size(block_sizes().single_pass);
+    const int threads = single_pass_threads(env.tuning);
     const std::size_t tile_items = transform_tile_items_for<Pair>(threads);
     const std::size_t tiles = (n + tile_items - 1) / tile_items;
     const std::size_t alignment = vector_alignment<V, vector_items<Pair>()>();
@@ -48,35 +49,34 @@ void scan_with_heads(bool exclusive, const V *d_values, Heads heads, V *d_out, s
     const auto kernel = exclusive ? segmented_scan_kernel<V, Heads, Op, true> : segmented_scan_kernel<V, Heads, Op, false>;
     const LookBackDelay delay = look_back_delay_for(kernel, "segmented_scan_kernel", kTileLookBackDelay, tiles,
                                                     threads, 0);
-    launch(kernel, "segmented_scan_kernel", blocks_for(tiles, 1), threads, 0, stream, d_values, heads, d_out, n, op,
+    launch(kernel, "segmented_scan_kernel", blocks_for(tiles, 1), threads, 0, env.stream, d_values, heads, d_out, n, op,
            init, vectorized, storage.status, tiles, storage.state, next_call_tag(), delay);
 }
 
 template <class V, class Flag, class Op>
 void scan_by_flags(const char *name, bool exclusive, const V *d_values, const Flag *d_flags, V *d_out,
-                   std::size_t n, Op op, V init, void *d_temp, std::size_t temp_bytes, cudaStream_t stream) {
+                   std::size_t n, Op op, V init, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env) {
     require_device_pointers(name, n, d_values, d_out);
     require_device_pointers(name, n, d_flags, d_out);
     if (n == 0) return;
     require_temp_storage(name, d_temp, temp_bytes, single_pass_temp_bytes<SegmentedPair<V>>(n));
     const bool flags_vectorized =
         reinterpret_cast<std::uintptr_t>(d_flags) % vector_alignment<Flag, vector_items<SegmentedPair<V>>()>() == 0;
-    scan_with_heads(exclusive, d_values, FlagHeads<Flag>{d_flags, flags_vectorized}, d_out, n, op, init, d_temp,
-                    stream);
+    scan_with_heads(exclusive, d_values, FlagHeads<Flag>{d_flags, flags_vectorized}, d_out, n, op, init, d_temp, env);
 }
 
 template <class V, class Offset, class Op>
 void scan_by_offsets(const char *name, bool exclusive, const V *d_values, std::size_t n, const Offset *d_offsets,
                      std::size_t segments, V *d_out, Op op, V init, void *d_temp, std::size_t temp_bytes,
-                     cudaStream_t stream) {
+                     const CallEnvironment &env) {
     require_device_pointers(name, n, d_values, d_out);
     if (d_offsets == nullptr) throw std::invalid_argument(std::string(name) + ": null offsets");
     if (n == 0) return;
     require_temp_storage(name, d_temp, temp_bytes, segmented_scan_temp_bytes_for<V>(n));
     const auto pieces = segmented_scan_layout<V>(n).carve(d_temp);
     unsigned *bits = reinterpret_cast<unsigned *>(pieces[0]);
-    build_head_bits(d_offsets, segments, n, bits, stream);
-    scan_with_heads(exclusive, d_values, BitHeads{bits}, d_out, n, op, init, pieces[1], stream);
+    build_head_bits(d_offsets, segments, n, bits, env.stream);
+    scan_with_heads(exclusive, d_values, BitHeads{bits}, d_out, n, op, init, pieces[1], env);
 }
 
 }  // namespace detail

@@ -9,6 +9,7 @@
 #include <stream_compaction/detail/grid/decoupled_look_back.cuh>
 #include <stream_compaction/detail/grid/tile_status.cuh>
 #include <stream_compaction/detail/scan/kernels.cuh>
+#include <stream_compaction/detail/util/input.cuh>
 #include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/tuning/policies.h>
 
@@ -26,30 +27,36 @@ struct ByPredicate {
     __device__ bool operator()(std::size_t, const T &x) const { return pred(x); }
 };
 
-template <class Flag>
+// Flags from a pointer or any random-access iterator the device can read (flag != 0: kept).
+template <class Flags>
 struct ByFlag {
-    const Flag *flags;
+    using Flag = input_value_t<Flags>;
+    Flags flags;
     template <class T>
     __device__ bool operator()(std::size_t i, const T &) const { return flags[i] != Flag(0); }
 };
 
-// Counts the trues of the whole input into *total (zeroed before the launch).
-template <class T, class Keep>
-__global__ void __launch_bounds__(1024) count_kept_kernel(const T *in, std::size_t n, Keep keep, u64 *total) {
+// Counts the trues of the whole input (T's from a pointer or an iterator) into *total (zeroed
+// before the launch).
+template <class T, class Keep, class Input>
+__global__ void __launch_bounds__(1024) count_kept_kernel(Input in, std::size_t n, Keep keep, u64 *total) {
     u64 count = 0;
     for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
          i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        count += keep(i, in[i]);
+        count += keep(i, static_cast<T>(in[i]));
 #pragma unroll
     for (int offset = kWarpThreads / 2; offset > 0; offset /= 2) count += __shfl_down_sync(kFullMask, count, offset);
     if (threadIdx.x % kWarpThreads == 0 && count > 0) atomicAdd(total, count);
 }
 
-// What a select or partition launch reads and writes. One tile per block, `tiles` blocks.
-template <class T, class Keep>
+// What a select or partition launch reads and writes. One tile per block, `tiles` blocks. The items
+// are T's, read from `in` (a pointer to T, or any random-access iterator the device can read whose
+// items convert to T) and written to `out` (a pointer to T, or any random-access output iterator
+// that takes a T: discard, transform output, another pointer type).
+template <class T, class Keep, class Input = const T *, class Output = T *>
 struct SelectParams {
-    const T *in;
-    T *out;
+    Input in;
+    Output out;
     std::size_t n;
     Keep keep;
     void *status_storage;    // tile status words of the look-back
@@ -57,7 +64,7 @@ struct SelectParams {
     CallState *state;        // the call's ticket (call_state.cuh)
     u64 call_tag;
     LookBackDelay look_back_delay;
-    bool vectorized;         // `in` is aligned for 16-byte loads
+    bool vectorized;         // `in` is a pointer aligned for 16-byte loads
     const u64 *total_true;   // stable partition: the count of all trues (its count pass)
     std::size_t *count_out;  // select and partition: the last tile writes the count of trues here
 };
@@ -109,8 +116,8 @@ __device__ __forceinline__ void count_kept_before(const unsigned (&totals)[R], P
 // Counts inside a tile fit in 32 bits, so the block scans 32-bit counts (fewer registers, more
 // blocks per SM); only the look-back, run by warp 0 inside the block scan, works in 64 bits, and
 // hands the trues before the tile to the block through shared memory.
-template <StagedFalses Falses, class T, class Keep>
-__device__ __forceinline__ SelectedTile select_tile(const SelectParams<T, Keep> &p) {
+template <StagedFalses Falses, class T, class Keep, class Input, class Output>
+__device__ __forceinline__ SelectedTile select_tile(const SelectParams<T, Keep, Input, Output> &p) {
     constexpr int VEC = vector_items<T>();
     constexpr int R = kSinglePassVectorsPerThread;
     auto &smem = shared_storage<TileScanStorage<unsigned, R>>();
@@ -168,21 +175,22 @@ __device__ __forceinline__ SelectedTile select_tile(const SelectParams<T, Keep> 
 }
 
 // out[j] = staging[j] for j in [begin, end), coalesced.
-template <class T>
-__device__ __forceinline__ void write_staged(T *out, std::size_t begin, std::size_t end) {
+template <class T, class Output>
+__device__ __forceinline__ void write_staged(Output out, std::size_t begin, std::size_t end) {
     const T *staging = staged_tile<T>();
     for (std::size_t j = begin + threadIdx.x; j < end; j += blockDim.x) out[j] = staging[j];
 }
 
 // The trues in order, from the front: this tile's after the kept_before of earlier tiles.
-template <class T>
-__device__ __forceinline__ void write_trues(T *out, const SelectedTile &t) {
-    write_staged(out + t.kept_before, 0, t.kept_here);
+template <class T, class Output>
+__device__ __forceinline__ void write_trues(Output out, const SelectedTile &t) {
+    write_staged<T>(out + t.kept_before, 0, t.kept_here);
 }
 
 // The last tile knows the count of all trues.
-template <class T, class Keep>
-__device__ __forceinline__ void write_count_if_last(const SelectParams<T, Keep> &p, const SelectedTile &t) {
+template <class T, class Keep, class Input, class Output>
+__device__ __forceinline__ void write_count_if_last(const SelectParams<T, Keep, Input, Output> &p,
+                                                    const SelectedTile &t) {
     if (t.tile == p.tiles - 1 && threadIdx.x == 0) *p.count_out = t.kept_before + t.kept_here;
 }
 
@@ -192,19 +200,19 @@ __device__ __forceinline__ void write_count_if_last(const SelectParams<T, Keep> 
 // before this launch) or partition (Reversed: the falses from the back, the i-th false of the input
 // at out[n - 1 - i], and the count of trues; no tile needs the total, so no count pass). Compiled
 // for a block size of at most Threads and MinBlocks blocks an SM (tuning/policies.h).
-template <StagedFalses Falses, class T, class Keep, int Threads, int MinBlocks>
+template <StagedFalses Falses, class T, class Keep, class Input, class Output, int Threads, int MinBlocks>
 __global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
-    select_kernel(SelectParams<T, Keep> p) {
+    select_kernel(SelectParams<T, Keep, Input, Output> p) {
     const SelectedTile t = select_tile<Falses>(p);
-    write_trues(p.out, t);
+    write_trues<T>(p.out, t);
     if constexpr (Falses == StagedFalses::InOrder) {
         // Falses before this tile: base - kept_before; staged from kept_here on.
-        write_staged(p.out + *p.total_true + (t.base - t.kept_before) - t.kept_here, t.kept_here, t.valid);
+        write_staged<T>(p.out + (*p.total_true + (t.base - t.kept_before) - t.kept_here), t.kept_here, t.valid);
     } else if constexpr (Falses == StagedFalses::Reversed) {
         // The tile's falses f = base - kept_before (those before it) ... f + valid - kept_here - 1
         // go to out[n - 1 - f] down to out[n - f - (valid - kept_here)]; staged reversed at
         // [kept_here, valid), staging[j] goes to out[n - f - valid + j].
-        write_staged(p.out + (p.n - t.base - t.valid) + t.kept_before, t.kept_here, t.valid);
+        write_staged<T>(p.out + ((p.n - t.base - t.valid) + t.kept_before), t.kept_here, t.valid);
     }
     if constexpr (Falses != StagedFalses::InOrder) write_count_if_last(p, t);
 }
