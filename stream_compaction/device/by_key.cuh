@@ -100,7 +100,7 @@ void unique(Input d_in, Output d_out, std::size_t *d_num_out, std::size_t n, Equ
     SC_NVTX_RANGE("unique");
     using T = detail::input_value_t<Input>;
     auto in = detail::select_input<T>(d_in);
-    detail::single_pass_select<T>("unique", in, detail::select_output(d_out), d_num_out, n,
+    detail::single_pass_select<T>("unique", in, detail::unwrap_input(d_out), d_num_out, n,
                                   detail::FirstOfRun<T, Equal, decltype(in)>{in, equal}, d_temp, temp_bytes, env);
 }
 

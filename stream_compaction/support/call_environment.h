@@ -7,7 +7,7 @@
 // may call with different environments at once.
 //
 // Example:
-//   CountingResource pool;                             // any MemoryResource (memory_resource.h)
+//   MyPool pool;                                       // a MemoryResource of yours (memory_resource.h)
 //   Tuning tuning;
 //   tuning.single_pass = 512;                          // the scan's block size for this call
 //   exclusive_scan(d_in, d_out, n, Sum{}, 0, CallEnvironment{stream, tuning, &pool});
@@ -38,7 +38,7 @@ enum class ScanStaging {
 // refused with std::invalid_argument before anything is enqueued.
 struct Tuning {
     int single_pass = 0;  // the single-pass tile kernels: scan, select, partition, by-key and segmented scans
-    int radix = 0;        // the onesweep radix sort (and the segmented sort's large segments): a multiple of 32 up to 512
+    int radix = 0;        // the onesweep radix sort (and the segmented sort's sorts): a multiple of 32 up to 512
     int segmented = 0;    // the merge-path segmented reduce and SpMV
     int reduce = 0;       // reductions, every strategy
     ScanStaging scan_staging = ScanStaging::Auto;

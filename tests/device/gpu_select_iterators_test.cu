@@ -3,7 +3,8 @@
 // computed, never stored), thrust::device_ptr (unwrapped to the pointer path), discard and
 // transform output iterators and pointers to another type as outputs (the portable kernel, an item
 // at a time). Every result against the CPU, outputs poisoned first; at the tuned block size and at
-// 128 (the kernel compiled for any block size); and graph replay.
+// 128 (the kernel compiled for any block size); and graph replay on new inputs, with temporary
+// storage at an odd address.
 #include <gtest/gtest.h>
 
 #include <thrust/device_ptr.h>
@@ -249,27 +250,58 @@ TEST_F(GpuSelectIterators, UniqueOfComputedRuns) {
         }
 }
 
-// A select of computed items captured in a CUDA graph and replayed: the same output each time.
-TEST_F(GpuSelectIterators, SelectOfAnIteratorReplaysInAGraph) {
+// Every call of the family on a transform iterator over device memory (the portable kernel), with
+// temporary storage at an odd address, captured once in a CUDA graph and replayed on new inputs
+// written into that memory between replays: each replay's outputs and counts are the new input's.
+TEST_F(GpuSelectIterators, EveryCallReplaysInAGraphOnNewInputsWithStorageAtAnOddAddress) {
     const std::size_t n = (std::size_t{1} << 20) + 3;
-    std::vector<int> expected;
-    for (const int x : scattered(n))
-        if (MultipleOfThree{}(x)) expected.push_back(x);
     const Stream stream;
     const SC::CallEnvironment env = testEnv(stream.get());
-    SC::DeviceBuffer<int> d_out(n);
-    SC::DeviceBuffer<std::size_t> d_count(1);
-    SC::DeviceBuffer<char> d_temp(SC::select_temp_bytes<int>(n, env));
+    SC::DeviceBuffer<int> d_source(n);
+    const auto items = thrust::make_transform_iterator(d_source.get(), RunOfSeven{});  // source[i] / 7
+    SC::DeviceBuffer<int> d_selected(n), d_stable(n), d_partitioned(n), d_unique(n);
+    SC::DeviceBuffer<std::size_t> d_counts(4);
+    const std::size_t bytes = SC::select_temp_bytes<int>(n, env);
+    SC::DeviceBuffer<char> d_temp(4 * bytes + 3);
+    char *const temp = d_temp.get() + 3;  // each call's storage at an odd address, none shared
     const GraphExec graph = captureGraph(stream, [&](cudaStream_t s) {
-        SC::select_if(thrust::make_transform_iterator(thrust::counting_iterator<int>(0), Scatter{}), d_out.get(),
-                      d_count.get(), n, MultipleOfThree{}, d_temp.get(), d_temp.bytes(), testEnv(s));
+        const SC::CallEnvironment captured = testEnv(s);
+        SC::select_if(items, d_selected.get(), d_counts.get(), n, MultipleOfThree{}, temp, bytes, captured);
+        SC::stable_partition(items, d_stable.get(), d_counts.get() + 1, n, MultipleOfThree{}, temp + bytes, bytes,
+                             captured);
+        SC::partition(items, d_partitioned.get(), d_counts.get() + 2, n, MultipleOfThree{}, temp + 2 * bytes, bytes,
+                      captured);
+        SC::unique(items, d_unique.get(), d_counts.get() + 3, n, SC::EqualTo{}, temp + 3 * bytes, bytes, captured);
     });
-    for (int replay = 0; replay < 2; ++replay) {
-        d_out.fill_bytes(kPoisonByte);
-        d_count.fill_bytes(kPoisonByte);
+    for (int replay = 0; replay < 3; ++replay) {
+        SCOPED_TRACE("replay " + std::to_string(replay));
+        // A new input each replay: scattered values, then runs of one source value of growing length.
+        std::vector<int> source(n), in(n);
+        for (std::size_t i = 0; i < n; ++i)
+            source[i] = replay == 0 ? Scatter{}(static_cast<int>(i)) : static_cast<int>(i / (3 * replay)) * 7;
+        std::transform(source.begin(), source.end(), in.begin(), RunOfSeven{});
+        SC_CUDA_CHECK(cudaMemcpy(d_source.get(), source.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+        for (SC::DeviceBuffer<int> *out : {&d_selected, &d_stable, &d_partitioned, &d_unique})
+            out->fill_bytes(kPoisonByte);
+        d_counts.fill_bytes(kPoisonByte);
         graph.launch(stream);
         SC_CUDA_CHECK(cudaStreamSynchronize(stream));
-        ASSERT_EQ(readCount(d_count), expected.size()) << "replay " << replay;
-        ASSERT_TRUE(sameElements(download(d_out.get(), expected.size()), expected)) << "replay " << replay;
+
+        std::vector<int> selected, unique;
+        for (const int x : in)
+            if (MultipleOfThree{}(x)) selected.push_back(x);
+        for (std::size_t i = 0; i < n; ++i)
+            if (i == 0 || in[i] != in[i - 1]) unique.push_back(in[i]);
+        const std::vector<std::size_t> counts = download(d_counts.get(), 4);
+        ASSERT_EQ(counts[0], selected.size()) << "select_if";
+        ASSERT_EQ(counts[1], selected.size()) << "stable_partition";
+        ASSERT_EQ(counts[2], selected.size()) << "partition";
+        ASSERT_EQ(counts[3], unique.size()) << "unique";
+        ASSERT_TRUE(sameElements(download(d_selected.get(), selected.size()), selected, "select_if"));
+        ASSERT_TRUE(sameElements(download(d_stable.get(), n), stablePartitionOf(in, MultipleOfThree{}),
+                                 "stable_partition"));
+        ASSERT_TRUE(sameElements(download(d_partitioned.get(), n), cubPartitionOf(in, MultipleOfThree{}),
+                                 "partition"));
+        ASSERT_TRUE(sameElements(download(d_unique.get(), unique.size()), unique, "unique"));
     }
 }

@@ -52,11 +52,12 @@ SinglePassStorage carve_single_pass(std::size_t n, void *d_temp) {
 }
 
 // Whether a launch of `staged_tiles` staged tiles (the scan's, the select's or the by-key scans')
-// runs the staged kernel under `staging` (ScanStaging, support/call_environment.h): it needs the tuned block size,
-// 16-byte aligned input and output (`vectorized`) and the kernel compiled for sm_90 or later, where its body with the
-// bulk copies is (kernel_compiled_for_sm90: what the binary holds for the device, not what the device could run;
-// compiled for older GPUs, the body traps); by default it also needs `from_tenths` tenths of a wave of tiles
-// (tuning/policies.h), since far below a wave the portable kernel's smaller tiles keep more SMs busy.
+// runs the staged kernel under `staging` (ScanStaging, support/call_environment.h): it needs the
+// tuned block size, 16-byte aligned input and output (`vectorized`) and the kernel compiled for
+// sm_90 or later, where its body with the bulk copies is (kernel_compiled_for_sm90: what the binary
+// holds for the device, not what the device could run; compiled for older GPUs, the body traps);
+// by default it also needs `from_tenths` tenths of a wave of tiles (tuning/policies.h), since far
+// below a wave the portable kernel's smaller tiles keep more SMs busy.
 inline bool runs_staged(ScanStaging staging, const void *kernel, const char *name, int threads, bool vectorized,
                         std::size_t staged_tiles, unsigned from_tenths) {
     if (staging == ScanStaging::Portable || threads != kStagedScanPolicy.threads || !vectorized ||

@@ -42,7 +42,8 @@ struct SelectLaunch {
 
 // Whether a launch reads T's from a pointer and writes them to a pointer: the staged kernel's and
 // the vector loads' condition (any other input or output takes the portable kernel, an item at a
-// time; the device API hands pointers over as const T * and T *, input.cuh's select_input).
+// time; the device API hands pointers over as const T * and T *: select_input below, and
+// unwrap_input for the output).
 template <class T, class Input, class Output>
 constexpr bool pointers_of_items() {
     return std::is_same_v<Input, const T *> && std::is_same_v<Output, T *>;
@@ -104,7 +105,7 @@ void launch_select(const char *name, SelectLaunch<T, Keep, Input, Output> plan, 
 }
 
 // select_if, select_flagged, unique: one pass. T's from `d_in` to `d_out` (select_input and
-// select_output below); the staged kernel where both are pointers to T.
+// unwrap_input); the staged kernel where both are pointers to T.
 template <class T, class Keep, class Input, class Output>
 void single_pass_select(const char *name, Input d_in, Output d_out, std::size_t *d_count, std::size_t n, Keep keep,
                         void *d_temp, std::size_t temp_bytes, const CallEnvironment &env) {
@@ -169,12 +170,6 @@ auto select_input(Input d_in) {
         return static_cast<const T *>(unwrapped);
     else
         return unwrapped;
-}
-
-// And an output: a contiguous one as its raw pointer, any other as it is.
-template <class Output>
-auto select_output(Output d_out) {
-    return unwrap_input(d_out);
 }
 
 }  // namespace detail
