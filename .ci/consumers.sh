@@ -46,7 +46,8 @@ done
 for h in device/scan.cuh device/select.cuh device/radix_sort.cuh device/segmented_scan.cuh \
          device/segmented_reduce.cuh device/spmv.cuh cpu.h reference/bfs.h io/matrix_market.h support/device_buffer.h \
          tuning/block_sizes.h tuning/call_tuning.h tuning/policies.h detail/scan/dispatch.cuh \
-         support/call_environment.h support/memory_resource.h support/async_resource.cuh; do
+         support/call_environment.h support/memory_resource.h support/async_resource.cuh \
+         support/half_precision.cuh; do
   [[ -f "$work/prefix/include/stream_compaction/$h" ]] || fail "include/stream_compaction/$h not installed"
 done
 if find "$work/prefix/include" -name '*.cu' -o -name '*.cpp' -o -name 'CMakeLists.txt' | grep -q .; then

@@ -1,7 +1,8 @@
 // The radix part of sc_bench: sorts of int keys alone (sort_keys) and carrying int values, each
 // key's input index (sort_pairs), at 2^20, 2^24 and 2^28 on seven key distributions. CUB is the
-// anchor; Thrust, the library's Onesweep and classic sorts and, for keys up to 2^24, std::sort on
-// one CPU thread are checked against CUB's output, element for element, and timed.
+// anchor; Thrust, the library's Onesweep and classic sorts (and Onesweep's argsort: the pairs'
+// values from a counting iterator) and, for keys up to 2^24, std::sort on one CPU thread are
+// checked against CUB's output, element for element, and timed.
 #include "cases.h"
 
 #include "arena.h"
@@ -14,6 +15,7 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/sort.h>
 
 #include <algorithm>
@@ -290,6 +292,14 @@ std::vector<Sorter> RadixBenchmark::pair_sorters(std::size_t n) {
          [this, n](std::size_t at) {
              StreamCompaction::radix_sort_pairs(keys_in_.get() + at, keys_out_.get() + at, values_in_.get() + at,
                                                 values_out_.get() + at, n, temp_.get(), temp_.bytes(), env_);
+         }},
+        // The argsort: the same values (each key's index) from a counting iterator, read in the first
+        // pass, so that no index array is read (nor filled, which the other rows leave out).
+        {"onesweep_argsort", &Tuning::radix, options_.runs,
+         [this, n](std::size_t at) {
+             StreamCompaction::radix_sort_pairs(keys_in_.get() + at, keys_out_.get() + at,
+                                                thrust::counting_iterator<int>(0), values_out_.get() + at, n,
+                                                temp_.get(), temp_.bytes(), env_);
          }},
     };
 }

@@ -50,6 +50,16 @@
 // overlap inputs. n = 0 writes a count of 0 and nothing else; n is at most 2^32 - 1 for the by-key
 // forms (32-bit run counts); unique takes any n.
 //
+// Inputs and outputs may be iterators, as CUB's may (select.cuh's rules): keys and values from a
+// pointer, a thrust::device_ptr or any random-access iterator the device can read (Thrust's
+// counting, constant, transform, zip iterators, ...); unique keys, reduced values and run lengths
+// to any random-access output iterator (a discard or transform output iterator, a device_ptr, a
+// pointer to a type the item converts to). K and V of the *_temp_bytes queries are then the key
+// and value iterators' value types. Keys and values from pointers to their own type, keys to a
+// pointer to K and values (lengths) to any pointer keep the vector loads and the staged kernel;
+// anything else takes the portable kernel, an item at a time. An output iterator takes each run's
+// value as a V (a run's length as an unsigned); a pointer, converted to its item type.
+//
 // Every call is one launch, safe to capture in a CUDA graph and replay (the look-back's state lives
 // in the temporary storage, call_state.cuh), with temporary storage at any alignment.
 // Errors: std::invalid_argument for null pointers with n > 0, n too large or temporary storage too
@@ -74,13 +84,20 @@ std::size_t reduce_by_key_temp_bytes(std::size_t n, const CallEnvironment & = {}
     return detail::by_key_temp_bytes_for<K, V>(n);
 }
 
-template <class K, class V, class Op, class Equal>
-void reduce_by_key(const K *d_keys, const V *d_values, K *d_unique_keys, V *d_reduced_values, std::size_t *d_num_runs,
-                   std::size_t n, Op op, Equal equal, void *d_temp, std::size_t temp_bytes,
+// K and V are the keys' and the values' value types: d_keys and d_values pointers, device_ptrs or
+// any random-access iterators the device can read; d_unique_keys any random-access output iterator
+// that takes a K, d_reduced_values one that takes a V (header comment: which take the pointer path).
+template <class KeysInput, class ValuesInput, class KeysOutput, class ValuesOutput, class Op, class Equal>
+void reduce_by_key(KeysInput d_keys, ValuesInput d_values, KeysOutput d_unique_keys, ValuesOutput d_reduced_values,
+                   std::size_t *d_num_runs, std::size_t n, Op op, Equal equal, void *d_temp, std::size_t temp_bytes,
                    const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("reduce_by_key");
-    detail::launch_by_key("reduce_by_key", d_keys, detail::value_array<K>(d_values, n, "reduce_by_key"), d_unique_keys,
-                          d_reduced_values, d_num_runs, n, op, equal, d_temp, temp_bytes, env);
+    using K = detail::input_value_t<KeysInput>;
+    using V = detail::input_value_t<ValuesInput>;
+    detail::launch_by_key<K>("reduce_by_key", detail::read_only_input(d_keys),
+                             detail::value_array<K, V>(detail::read_only_input(d_values), n, "reduce_by_key"),
+                             detail::unwrap_input(d_unique_keys), detail::unwrap_input(d_reduced_values), d_num_runs,
+                             n, op, equal, d_temp, temp_bytes, env);
 }
 
 // ---- unique, unique_by_key ----
@@ -99,7 +116,7 @@ void unique(Input d_in, Output d_out, std::size_t *d_num_out, std::size_t n, Equ
             std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("unique");
     using T = detail::input_value_t<Input>;
-    auto in = detail::select_input<T>(d_in);
+    auto in = detail::read_only_input(d_in);
     detail::single_pass_select<T>("unique", in, detail::unwrap_input(d_out), d_num_out, n,
                                   detail::FirstOfRun<T, Equal, decltype(in)>{in, equal}, d_temp, temp_bytes, env);
 }
@@ -110,13 +127,18 @@ std::size_t unique_by_key_temp_bytes(std::size_t n, const CallEnvironment & = {}
 }
 
 // The first key of each run of equal keys and the value beside it: reduce_by_key keeping each
-// run's first value.
-template <class K, class V, class Equal>
-void unique_by_key(const K *d_keys, const V *d_values, K *d_keys_out, V *d_values_out, std::size_t *d_num_out,
-                   std::size_t n, Equal equal, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {}) {
+// run's first value. Inputs and outputs as reduce_by_key's.
+template <class KeysInput, class ValuesInput, class KeysOutput, class ValuesOutput, class Equal>
+void unique_by_key(KeysInput d_keys, ValuesInput d_values, KeysOutput d_keys_out, ValuesOutput d_values_out,
+                   std::size_t *d_num_out, std::size_t n, Equal equal, void *d_temp, std::size_t temp_bytes,
+                   const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("unique_by_key");
-    detail::launch_by_key("unique_by_key", d_keys, detail::value_array<K>(d_values, n, "unique_by_key"), d_keys_out,
-                          d_values_out, d_num_out, n, detail::FirstValue{}, equal, d_temp, temp_bytes, env);
+    using K = detail::input_value_t<KeysInput>;
+    using V = detail::input_value_t<ValuesInput>;
+    detail::launch_by_key<K>("unique_by_key", detail::read_only_input(d_keys),
+                             detail::value_array<K, V>(detail::read_only_input(d_values), n, "unique_by_key"),
+                             detail::unwrap_input(d_keys_out), detail::unwrap_input(d_values_out), d_num_out, n,
+                             detail::FirstValue{}, equal, d_temp, temp_bytes, env);
 }
 
 // ---- run_length_encode ----
@@ -127,14 +149,17 @@ std::size_t run_length_encode_temp_bytes(std::size_t n, const CallEnvironment & 
 }
 
 // Runs of items equal under ==: d_unique_out[j] the first item of run j, d_lengths_out[j] its length
-// (any integer type that holds it), *d_num_runs their number. reduce_by_key summing ones that are
-// never stored.
-template <class T, class Length>
-void run_length_encode(const T *d_in, T *d_unique_out, Length *d_lengths_out, std::size_t *d_num_runs, std::size_t n,
-                       void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {}) {
+// (a pointer to any integer type that holds it, or any random-access output iterator, which takes
+// it as an unsigned), *d_num_runs their number. T is the input's value type; d_in and
+// d_unique_out as reduce_by_key's keys. reduce_by_key summing ones that are never stored.
+template <class Input, class UniqueOutput, class LengthsOutput>
+void run_length_encode(Input d_in, UniqueOutput d_unique_out, LengthsOutput d_lengths_out, std::size_t *d_num_runs,
+                       std::size_t n, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("run_length_encode");
-    detail::launch_by_key("run_length_encode", d_in, detail::CountOnes{}, d_unique_out, d_lengths_out, d_num_runs, n,
-                          Sum{}, EqualTo{}, d_temp, temp_bytes, env);
+    using T = detail::input_value_t<Input>;
+    detail::launch_by_key<T>("run_length_encode", detail::read_only_input(d_in), detail::CountOnes{},
+                             detail::unwrap_input(d_unique_out), detail::unwrap_input(d_lengths_out), d_num_runs, n,
+                             Sum{}, EqualTo{}, d_temp, temp_bytes, env);
 }
 
 }  // namespace StreamCompaction

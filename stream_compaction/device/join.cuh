@@ -88,8 +88,8 @@ inline JoinStorage carve_join(std::size_t na, void *d_temp) {
 
 template <class K>
 void require_join_inputs(const char *name, const K *d_a, std::size_t na, const K *d_b, std::size_t nb) {
-    require_input(name, na, d_a, "input a");
-    require_input(name, nb, d_b, "input b");
+    require_device_input(name, na, d_a, "input a");
+    require_device_input(name, nb, d_b, "input b");
 }
 
 // Bounds of a's keys in b, then offsets and *d_num_pairs from the scan of the match counts
@@ -142,8 +142,8 @@ void inner_join(const K *d_a, std::size_t na, const K *d_b, std::size_t nb, Inde
     const char *name = "inner_join";
     detail::require_join_inputs(name, d_a, na, d_b, nb);
     if (d_num_pairs == nullptr) throw std::invalid_argument(std::string(name) + ": null d_num_pairs");
-    detail::require_input(name, capacity, d_out_a_indices, "output of a's indices");
-    detail::require_input(name, capacity, d_out_b_indices, "output of b's indices");
+    require_device_input(name, capacity, d_out_a_indices, "output of a's indices");
+    require_device_input(name, capacity, d_out_b_indices, "output of b's indices");
     detail::require_index_fits<Index>(name, na, "input a's size");
     detail::require_index_fits<Index>(name, nb, "input b's size");
     if (capacity > static_cast<std::size_t>(LLONG_MAX))

@@ -43,6 +43,7 @@
 // Errors: std::invalid_argument for null pointers with items to process and indices too narrow
 // (nothing enqueued), cuda_error from CUDA.
 #include <stream_compaction/detail/merge/dispatch.cuh>
+#include <stream_compaction/detail/util/input.cuh>
 #include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
@@ -52,61 +53,94 @@
 
 namespace StreamCompaction {
 
+// Inputs (keys, values, needles, haystack) are pointers, thrust::device_ptr or any random-access
+// iterators the device can read (Thrust's counting, transform, zip iterators, ...); outputs
+// pointers or any random-access output iterators (a discard or transform output iterator, a
+// pointer to another type). Keys are merged and compared as the first input's value type (K; b's
+// keys and the haystack converted to it), values carried as a's value type. Pointers to those
+// types keep the staged loads and, for a merge of many tiles into an array of K, the corner pass;
+// other iterators take the tiles that search their own corners, an item at a time.
+
 // ---- merge ----
 
 // d_out[0, na + nb) = the stable merge of d_a[0, na) and d_b[0, nb).
-template <class K, class LessOp>
-void merge_keys(const K *d_a, std::size_t na, const K *d_b, std::size_t nb, K *d_out, LessOp less,
+template <class AKeys, class BKeys, class OutKeys, class LessOp>
+void merge_keys(AKeys d_a, std::size_t na, BKeys d_b, std::size_t nb, OutKeys d_out, LessOp less,
                 const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("merge_keys");
-    require_device_pointers("merge_keys", na, d_a, d_out);
-    require_device_pointers("merge_keys", nb, d_b, d_out);
-    detail::launch_merge<K, char, false>("merge_keys", d_a, static_cast<const char *>(nullptr), na, d_b,
-                                         static_cast<const char *>(nullptr), nb, d_out, static_cast<char *>(nullptr),
-                                         less, env.stream);
+    using K = detail::input_value_t<AKeys>;
+    const auto a = detail::read_only_input(d_a);
+    const auto b = detail::read_only_input(d_b);
+    const auto out = detail::unwrap_input(d_out);
+    require_device_input("merge_keys", na, a, "input a");
+    require_device_input("merge_keys", nb, b, "input b");
+    require_device_input("merge_keys", na + nb, out, "output");
+    const char *no_values = nullptr;
+    detail::launch_merge<false>(
+        "merge_keys", detail::merge_arrays(a, no_values, na, b, no_values, nb, out, static_cast<char *>(nullptr)), less,
+        env.stream);
 }
 
 // The same for keys with values: each value stays beside its key.
-template <class K, class V, class LessOp>
-void merge_pairs(const K *d_a_keys, const V *d_a_values, std::size_t na, const K *d_b_keys, const V *d_b_values,
-                 std::size_t nb, K *d_out_keys, V *d_out_values, LessOp less, const CallEnvironment &env = {}) {
+template <class AKeys, class AValues, class BKeys, class BValues, class OutKeys, class OutValues, class LessOp>
+void merge_pairs(AKeys d_a_keys, AValues d_a_values, std::size_t na, BKeys d_b_keys, BValues d_b_values,
+                 std::size_t nb, OutKeys d_out_keys, OutValues d_out_values, LessOp less,
+                 const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("merge_pairs");
-    require_device_pointers("merge_pairs", na, d_a_keys, d_out_keys);
-    require_device_pointers("merge_pairs", na, d_a_values, d_out_values);
-    require_device_pointers("merge_pairs", nb, d_b_keys, d_out_keys);
-    require_device_pointers("merge_pairs", nb, d_b_values, d_out_values);
-    detail::launch_merge<K, V, true>("merge_pairs", d_a_keys, d_a_values, na, d_b_keys, d_b_values, nb, d_out_keys,
-                                     d_out_values, less, env.stream);
+    using K = detail::input_value_t<AKeys>;
+    using V = detail::input_value_t<AValues>;
+    const auto a_keys = detail::read_only_input(d_a_keys);
+    const auto a_values = detail::read_only_input(d_a_values);
+    const auto b_keys = detail::read_only_input(d_b_keys);
+    const auto b_values = detail::read_only_input(d_b_values);
+    const auto out_keys = detail::unwrap_input(d_out_keys);
+    const auto out_values = detail::unwrap_input(d_out_values);
+    require_device_input("merge_pairs", na, a_keys, "keys of a");
+    require_device_input("merge_pairs", na, a_values, "values of a");
+    require_device_input("merge_pairs", nb, b_keys, "keys of b");
+    require_device_input("merge_pairs", nb, b_values, "values of b");
+    require_device_input("merge_pairs", na + nb, out_keys, "output keys");
+    require_device_input("merge_pairs", na + nb, out_values, "output values");
+    detail::launch_merge<true>(
+        "merge_pairs", detail::merge_arrays(a_keys, a_values, na, b_keys, b_values, nb, out_keys, out_values), less,
+        env.stream);
 }
 
 // ---- searches ----
+// Bounds are written as the output's integer type (checked to hold the haystack's size), or as
+// long long into an output iterator whose value type is not an integer (a transform output).
 
 // Sorted needles: d_out_indices[i] = the lower bound (Bound::Lower: the number of haystack items
 // ordered before needle i) or the upper bound (Bound::Upper: those not ordered after it) of each
 // needle, moderngpu's sorted_search. One merge-path pass: O(n_needles + n_haystack) work.
-template <class K, class Index, class LessOp>
-void sorted_search(const K *d_needles, std::size_t n_needles, const K *d_haystack, std::size_t n_haystack,
-                   Index *d_out_indices, Bound bound, LessOp less, const CallEnvironment &env = {}) {
+template <class Needles, class Haystack, class Out, class LessOp>
+void sorted_search(Needles d_needles, std::size_t n_needles, Haystack d_haystack, std::size_t n_haystack,
+                   Out d_out_indices, Bound bound, LessOp less, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("sorted_search");
-    detail::sorted_search("sorted_search", d_needles, n_needles, d_haystack, n_haystack, d_out_indices, bound, less,
-                          env.stream);
+    detail::sorted_search("sorted_search", detail::read_only_input(d_needles), n_needles,
+                          detail::read_only_input(d_haystack), n_haystack, detail::unwrap_input(d_out_indices), bound,
+                          less, env.stream);
 }
 
 // Needles in any order: d_out[i] = the first position of d_haystack[0, n) where needle i could be
 // inserted keeping it sorted (thrust::lower_bound's vectorized form). A binary search per needle.
-template <class K, class Index, class LessOp = Less>
-void lower_bound(const K *d_haystack, std::size_t n, const K *d_needles, std::size_t m, Index *d_out,
+template <class Haystack, class Needles, class Out, class LessOp = Less>
+void lower_bound(Haystack d_haystack, std::size_t n, Needles d_needles, std::size_t m, Out d_out,
                  LessOp less = LessOp{}, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("lower_bound");
-    detail::binary_search<Bound::Lower>("lower_bound", d_haystack, n, d_needles, m, d_out, less, env.stream);
+    detail::binary_search<Bound::Lower>("lower_bound", detail::unwrap_input(d_haystack), n,
+                                        detail::unwrap_input(d_needles), m, detail::unwrap_input(d_out), less,
+                                        env.stream);
 }
 
 // ... and the last such position (thrust::upper_bound).
-template <class K, class Index, class LessOp = Less>
-void upper_bound(const K *d_haystack, std::size_t n, const K *d_needles, std::size_t m, Index *d_out,
+template <class Haystack, class Needles, class Out, class LessOp = Less>
+void upper_bound(Haystack d_haystack, std::size_t n, Needles d_needles, std::size_t m, Out d_out,
                  LessOp less = LessOp{}, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("upper_bound");
-    detail::binary_search<Bound::Upper>("upper_bound", d_haystack, n, d_needles, m, d_out, less, env.stream);
+    detail::binary_search<Bound::Upper>("upper_bound", detail::unwrap_input(d_haystack), n,
+                                        detail::unwrap_input(d_needles), m, detail::unwrap_input(d_out), less,
+                                        env.stream);
 }
 
 }  // namespace StreamCompaction

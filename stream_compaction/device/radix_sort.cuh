@@ -1,7 +1,7 @@
 #pragma once
 // LSD radix sort of 32- and 64-bit keys (integers of 4 and 8 bytes, float, double), alone or
-// carrying values: Onesweep (Adinets & Merrill 2022). Device pointers, 64-bit n, work enqueued on
-// `stream`.
+// carrying values: Onesweep (Adinets & Merrill 2022). Keys and outputs are device pointers, values
+// in may also be iterators (below); 64-bit n, work enqueued on `stream`.
 //   1. One read of the keys builds the histograms of all the 8-bit digits (4 or 8) at once.
 //   2. A one-block plan kernel turns them into each digit's bin offsets and marks the digit passes
 //      it can skip (every key has the same digit there). It decides on the device, so a sort never
@@ -24,6 +24,24 @@
 //   d_values_out.copy_to_host(order.data(), 4);
 //   if (sorted[0] != -1.0f || sorted[3] != 3.5f || order != std::vector<int>{1, 2, 3, 0}) return 1;
 //
+// Values in may be any random-access iterator the device can read (Thrust's counting, transform and
+// constant iterators), its items converted to the values output's type. The first digit pass reads
+// item i where it reads key i, so an argsort (a counting iterator as values) fills no index array
+// first. Values in an array of the output's type (a pointer, a thrust::device_ptr) keep the array
+// kernels. The storage is the same: radix_sort_temp_bytes<Key, Value> with Value the output's type.
+//
+// Example:
+//   std::vector<int> keys = {30, -7, 30, 5}, sorted(4), order(4);
+//   auto d_keys = DeviceBuffer<int>::from_host(keys.data(), 4);
+//   DeviceBuffer<int> d_keys_out(4), d_order(4);
+//   std::size_t bytes = radix_sort_temp_bytes<int, int>(4);
+//   DeviceBuffer<char> d_temp(bytes);
+//   radix_sort_pairs(d_keys.get(), d_keys_out.get(), thrust::counting_iterator<int>(0), d_order.get(), 4,
+//                    d_temp.get(), bytes);   // d_order: where each sorted key was
+//   d_keys_out.copy_to_host(sorted.data(), 4);
+//   d_order.copy_to_host(order.data(), 4);
+//   if (sorted != std::vector<int>{-7, 5, 30, 30} || order != std::vector<int>{1, 3, 0, 2}) return 1;
+//
 // Keys alone, with caller-provided storage or allocating its own:
 //   radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, radix_sort_temp_bytes<int>(n), stream);
 //   radix_sort_keys(d_keys_in, d_keys_out, n, stream);
@@ -39,29 +57,32 @@
 //   keep their input order, and their bits). NaNs sort by their bits: with the sign bit clear after
 //   +inf, with it set before -inf.
 // Values: any trivially copyable type of 4 or 8 bytes (int, float, std::int64_t, ...).
-// The outputs must not overlap the inputs. Temporary storage (a copy of the keys and values, and
-// 4 KiB of look-back status per tile) may hold anything; its size depends on the radix block size
-// (Tuning::radix), so query it with the environment the sort runs with. Calls that share it
-// must be ordered (one stream). Errors: std::invalid_argument for bad arguments (before any work is
-// enqueued), cuda_error from CUDA.
+// The outputs must not overlap the inputs (nor what an iterator of values reads). Temporary storage
+// (a copy of the keys and values, and 4 KiB of look-back status per tile) may hold anything; its
+// size depends on the radix block size (Tuning::radix), so query it with the environment the sort
+// runs with. Calls that share it must be ordered (one stream). Errors: std::invalid_argument for bad
+// arguments (before any work is enqueued), cuda_error from CUDA.
 #include <stream_compaction/detail/radix_sort/dispatch.cuh>
 #include <stream_compaction/detail/scan/dispatch.cuh>
+#include <stream_compaction/detail/util/input.cuh>
 #include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_api.h>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/radix_sort_order.h>
+#include <thrust/iterator/counting_iterator.h>  // an argsort's values (above)
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <type_traits>
 
 namespace StreamCompaction {
 
-// Bytes of temporary storage a sort of n keys (and values of type Value) needs at the
-// environment's radix block size.
+// Bytes of temporary storage a sort of n keys (and values of type Value: the values output's, from
+// any input) needs at the environment's radix block size.
 template <class Key, class Value = KeysOnly>
 std::size_t radix_sort_temp_bytes(std::size_t n, const CallEnvironment &env = {}) {
     return detail::radix_temp_bytes<Key, Value>(n, detail::kRadixMaxPortionKeys, env.tuning);
@@ -91,24 +112,50 @@ void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, void 
     radix_sort_keys(d_keys_in, d_keys_out, n, d_temp, temp_bytes, RadixSortOrder{}, env);
 }
 
-// Values only travel with their keys, so they move as raw bits: one kernel per value size.
-template <class Key, class Value>
-void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in, Value *d_values_out,
-                      std::size_t n, void *d_temp, std::size_t temp_bytes, RadixSortOrder order,
-                      const CallEnvironment &env = {}) {
+namespace detail {
+// A pair sort's values as the dispatch takes them. Value's in an array (a pointer, or a
+// thrust::device_ptr or another contiguous iterator unwrapped to one): their bits, today's kernels.
+// Any other input (a counting or transform iterator, a pointer to another type): a
+// RadixIteratorValues, read and converted to Value in the first pass. A null pointer stays a null
+// pointer, which the checks refuse.
+template <class Value, class ValuesIn>
+auto radix_values_input(ValuesIn d_values_in) {
+    using Bits = radix_value_bits_t<Value>;
+    if constexpr (std::is_null_pointer_v<ValuesIn>) {
+        return static_cast<const Bits *>(nullptr);
+    } else {
+        using Values = unwrapped_input_t<ValuesIn>;
+        const Values values = unwrap_input(d_values_in);
+        if constexpr (std::is_pointer_v<Values> &&
+                      std::is_same_v<std::remove_cv_t<std::remove_pointer_t<Values>>, Value>) {
+            return reinterpret_cast<const Bits *>(values);
+        } else {
+            static_assert(std::is_constructible_v<Value, typename std::iterator_traits<Values>::reference>,
+                          "radix_sort_pairs: the values input's items must convert to the values output's type");
+            return RadixIteratorValues<Values, Value, Bits>{values};
+        }
+    }
+}
+}  // namespace detail
+
+// Values only travel with their keys, so they move as raw bits: one kernel per value size. Value is
+// the output's type; d_values_in a pointer to Value's, a thrust::device_ptr, or any random-access
+// iterator the device can read whose items convert to Value (a counting iterator: an argsort).
+template <class Key, class Value, class ValuesIn>
+void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, ValuesIn d_values_in, Value *d_values_out, std::size_t n,
+                      void *d_temp, std::size_t temp_bytes, RadixSortOrder order, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("radix_sort_pairs");
-    static_assert(std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8),
-                  "radix sort values are trivially copyable types of 4 or 8 bytes");
-    using Bits = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;
+    using Bits = detail::radix_value_bits_t<Value>;
     const auto compared = detail::radix_order<Key>(order, "radix_sort_pairs");
-    detail::radix_sort<Key, Bits>("radix_sort_pairs", d_keys_in, d_keys_out, reinterpret_cast<const Bits *>(d_values_in),
+    const auto values_in = detail::radix_values_input<Value>(d_values_in);
+    detail::radix_sort<Key, Bits>("radix_sort_pairs", d_keys_in, d_keys_out, values_in,
                                   reinterpret_cast<Bits *>(d_values_out), n, d_temp, temp_bytes, env,
                                   detail::kRadixMaxPortionKeys, compared);
 }
 
-template <class Key, class Value>
-void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in, Value *d_values_out,
-                      std::size_t n, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {}) {
+template <class Key, class Value, class ValuesIn>
+void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, ValuesIn d_values_in, Value *d_values_out, std::size_t n,
+                      void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {}) {
     radix_sort_pairs(d_keys_in, d_keys_out, d_values_in, d_values_out, n, d_temp, temp_bytes, RadixSortOrder{},
                      env);
 }
@@ -123,11 +170,12 @@ void radix_sort_keys(const Key *d_keys_in, Key *d_keys_out, std::size_t n, const
     });
 }
 
-template <class Key, class Value>
-void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in, Value *d_values_out,
-                      std::size_t n, const CallEnvironment &env = {}) {
-    require_device_pointers("radix_sort_pairs", n, d_keys_in, d_keys_out);
-    require_device_pointers("radix_sort_pairs", n, d_values_in, d_values_out);
+template <class Key, class Value, class ValuesIn>
+void radix_sort_pairs(const Key *d_keys_in, Key *d_keys_out, ValuesIn d_values_in, Value *d_values_out, std::size_t n,
+                      const CallEnvironment &env = {}) {
+    detail::require_radix_arguments("radix_sort_pairs", d_keys_in, d_keys_out,
+                                    detail::radix_values_input<Value>(d_values_in),
+                                    reinterpret_cast<const detail::radix_value_bits_t<Value> *>(d_values_out), n);
     if (n == 0) return;
     const std::size_t bytes = radix_sort_temp_bytes<Key, Value>(n, env);
     detail::with_temp_storage(bytes, env, [&](void *d_temp) {

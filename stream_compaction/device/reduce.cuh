@@ -36,6 +36,10 @@
 // way at every run on a GPU). The other strategies (ReduceStrategy, support/reduction.h) are there
 // to compare: Tree and Group keep the order, Atomics takes only the operators with atomics.
 //
+// Sums of __half or __nv_bfloat16 (Sum, cuda::std::plus, thrust::plus) accumulate in float and
+// round the result once (support/half_precision.cuh), by the chunked strategy alone: the others
+// refuse them.
+//
 // Temporary storage may hold anything and is reused from call to call; calls that share it must be
 // ordered (one stream). Calls may be captured in a CUDA graph and replayed: the chunked launch
 // keeps its state in the temporary storage and re-arms it itself. Errors: std::invalid_argument
@@ -44,11 +48,14 @@
 #include <stream_compaction/detail/reduce/dispatch.cuh>
 #include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/half_precision.cuh>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/support/reduction.h>
 
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 
 namespace StreamCompaction {
 
@@ -68,8 +75,13 @@ void reduce(const T *d_in, T *d_out, std::size_t n, Op op, T identity, void *d_t
     require_device_pointers("reduce", n, d_in, d_out);
     detail::require_output("reduce", d_out);
     require_temp_storage("reduce", d_temp, temp_bytes, reduce_temp_bytes<T>(n));
-    if (n == 0) return detail::write_value(d_out, identity, env.stream);
-    detail::chunked_reduce(detail::ArrayItems<T>{d_in}, n, op, identity, d_out, d_temp, env);
+    if constexpr (sums_in_float_v<T, Op>) {
+        detail::widened_sum(d_in, n, identity, d_out, d_temp, env);
+    } else {
+        if (n == 0) return detail::write_value(d_out, identity, env.stream);
+        detail::chunked_reduce(detail::ArrayItems<T>{d_in}, n, op, detail::WriteCombined<T, Op>{d_out, op, identity},
+                               d_temp, env);
+    }
 }
 
 // The same by any strategy; storage: reduce_temp_bytes<T>(n, strategy).
@@ -80,7 +92,14 @@ void reduce(ReduceStrategy strategy, const T *d_in, T *d_out, std::size_t n, Op 
     require_device_pointers("reduce", n, d_in, d_out);
     detail::require_output("reduce", d_out);
     require_temp_storage("reduce", d_temp, temp_bytes, reduce_temp_bytes<T>(n, strategy));
-    detail::reduce_by("reduce", strategy, d_in, n, op, identity, d_out, d_temp, env);
+    if constexpr (sums_in_float_v<T, Op>) {
+        if (strategy != ReduceStrategy::Chunked)
+            throw std::invalid_argument(std::string("reduce: a sum of 16-bit floats accumulates in float, which the ") +
+                                        reduce_strategy_name(strategy) + " strategy does not do; use Chunked");
+        detail::widened_sum(d_in, n, identity, d_out, d_temp, env);
+    } else {
+        detail::reduce_by("reduce", strategy, d_in, n, op, identity, d_out, d_temp, env);
+    }
 }
 
 // The reduction of the items load(0), ..., load(n - 1) of a device functor `T load(std::size_t i)`,
@@ -98,7 +117,8 @@ void transform_reduce(std::size_t n, Load load, Op op, T identity, T *d_out, voi
     detail::require_output("transform_reduce", d_out);
     require_temp_storage("transform_reduce", d_temp, temp_bytes, transform_reduce_temp_bytes<T>(n));
     if (n == 0) return detail::write_value(d_out, identity, env.stream);
-    detail::chunked_reduce(detail::FunctorItems<T, Load>{load}, n, op, identity, d_out, d_temp, env);
+    detail::chunked_reduce(detail::FunctorItems<T, Load>{load}, n, op,
+                           detail::WriteCombined<T, Op>{d_out, op, identity}, d_temp, env);
 }
 
 // The maximum segment sum of n ints and its segment (MaxSegmentSum, support/reduction.h: the

@@ -20,36 +20,49 @@
 // allocation per call, given back on its stream. transform_inclusive_scan<T>(n, load, store, op,
 // d_temp, bytes, env) scans items that device functors compute on the fly (below).
 //
+// __half and __nv_bfloat16 items under Sum (or cuda::std::plus, thrust::plus) are scanned in float,
+// each result rounded once (support/half_precision.cuh), on the portable kernel at float's tiles.
+//
 // Temporary storage may hold anything and is reused from call to call; calls that share it must
 // be ordered (one stream). Errors: std::invalid_argument for bad arguments, cuda_error from CUDA.
 #include <stream_compaction/detail/scan/dispatch.cuh>
 #include <stream_compaction/support/call_environment.h>
+#include <stream_compaction/support/half_precision.cuh>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/tuning/call_tuning.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
 namespace StreamCompaction {
-// Sized for every block size and staging, so it holds for any environment.
+// Sized for every block size and staging, so it holds for any environment; for 16-bit floats, also
+// for their sums in float.
 template <class T>
 std::size_t scan_temp_bytes(std::size_t n, const CallEnvironment & = {}) {
-    return detail::single_pass_temp_bytes<T>(n);
+    if constexpr (is_half_precision_v<T>)
+        return std::max(detail::single_pass_temp_bytes<T>(n), detail::single_pass_temp_bytes<float>(n));
+    else return detail::single_pass_temp_bytes<T>(n);
 }
 
 template <class T, class Op>
 void inclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, void *d_temp, std::size_t temp_bytes,
                     const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("inclusive_scan");
-    detail::single_pass_scan<false>("inclusive_scan", d_in, d_out, n, op, T{}, d_temp, temp_bytes, env);
+    if constexpr (sums_in_float_v<T, Op>)
+        detail::widened_scan<false>("inclusive_scan", d_in, d_out, n, detail::from_float<T>(0.0f), d_temp, temp_bytes,
+                                    env);
+    else detail::single_pass_scan<false>("inclusive_scan", d_in, d_out, n, op, T{}, d_temp, temp_bytes, env);
 }
 
 template <class T, class Op>
 void exclusive_scan(const T *d_in, T *d_out, std::size_t n, Op op, T init, void *d_temp, std::size_t temp_bytes,
                     const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("exclusive_scan");
-    detail::single_pass_scan<true>("exclusive_scan", d_in, d_out, n, op, init, d_temp, temp_bytes, env);
+    if constexpr (sums_in_float_v<T, Op>)
+        detail::widened_scan<true>("exclusive_scan", d_in, d_out, n, init, d_temp, temp_bytes, env);
+    else detail::single_pass_scan<true>("exclusive_scan", d_in, d_out, n, op, init, d_temp, temp_bytes, env);
 }
 
 template <class T, class Op>

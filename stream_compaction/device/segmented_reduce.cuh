@@ -30,6 +30,7 @@
 #include <stream_compaction/device/by_key.cuh>
 #include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/half_precision.cuh>
 #include <stream_compaction/support/nvtx.h>
 #include <stream_compaction/support/operators.cuh>
 
@@ -70,17 +71,22 @@ inline SegmentedReduceAlgorithm segmented_reduce_engine(std::size_t n, std::size
                : SegmentedReduceAlgorithm::MergePath;
 }
 
-// Enough for either engine.
+// Enough for either engine; for 16-bit floats, also for their sums in float.
 template <class V>
 std::size_t segmented_reduce_temp_bytes(std::size_t n, std::size_t segments, const CallEnvironment & = {}) {
-    return std::max(detail::merge_path_temp_bytes<V>(n, segments), detail::item_tile_layout<V>(n).bytes());
+    const std::size_t bytes =
+        std::max(detail::merge_path_temp_bytes<V>(n, segments), detail::item_tile_layout<V>(n).bytes());
+    if constexpr (is_half_precision_v<V>) return std::max(bytes, detail::merge_path_temp_bytes<float>(n, segments));
+    else return bytes;
 }
 
 // d_out[s] = the values of segment s combined in order, `identity` for an empty segment (op(identity,
 // x) must be x). n must equal offsets[segments]. One launch, on the engine `algorithm` picks (above).
 // The values come from a pointer, a thrust::device_ptr, or any random-access iterator the device can
 // read (Thrust's counting or transform iterators: values computed on the fly, converted to V); values
-// that are not V's in an array always take the merge-path engine, an item at a time.
+// that are not V's in an array always take the merge-path engine, an item at a time. Sums into
+// __half or __nv_bfloat16 outputs accumulate in float (support/half_precision.cuh), on the
+// merge-path engine, each segment's total rounded once.
 template <class ValuesInput, class V, class Offset, class Op>
 void segmented_reduce(ValuesInput d_values, std::size_t n, const Offset *d_offsets, std::size_t segments, V *d_out,
                       Op op, V identity, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {},
@@ -95,15 +101,21 @@ void segmented_reduce(ValuesInput d_values, std::size_t n, const Offset *d_offse
     if constexpr (std::is_pointer_v<Values>) require_device_pointers(name, n, values, d_offsets);
     else require_device_pointers(name, n, d_offsets, d_out);  // values: a segment each, and its result
     require_device_pointers(name, segments, d_offsets, d_out);
-    if constexpr (array_of_v) {
-        if (segmented_reduce_engine(n, segments, algorithm) == SegmentedReduceAlgorithm::ItemTiles) {
-            detail::item_tile_reduce(name, values, n, d_offsets, segments, d_out, op, identity, d_temp, temp_bytes,
-                                     env.stream);
-            return;
+    if constexpr (sums_in_float_v<V, Op>) {
+        detail::merge_path_reduce(name, d_offsets, segments, n, detail::WidenedLoad<Values>{values},
+                                  detail::NarrowedStore<V>{d_out}, Sum{}, detail::to_float(identity), d_temp,
+                                  temp_bytes, env);
+    } else {
+        if constexpr (array_of_v) {
+            if (segmented_reduce_engine(n, segments, algorithm) == SegmentedReduceAlgorithm::ItemTiles) {
+                detail::item_tile_reduce(name, values, n, d_offsets, segments, d_out, op, identity, d_temp, temp_bytes,
+                                         env.stream);
+                return;
+            }
         }
+        detail::merge_path_reduce(name, d_offsets, segments, n, detail::InputLoad<Values, V>{values},
+                                  detail::ArrayStore<V>{d_out}, op, identity, d_temp, temp_bytes, env);
     }
-    detail::merge_path_reduce(name, d_offsets, segments, n, detail::InputLoad<decltype(values), V>{values},
-                              detail::ArrayStore<V>{d_out}, op, identity, d_temp, temp_bytes, env);
 }
 
 namespace detail {

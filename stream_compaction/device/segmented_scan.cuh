@@ -31,7 +31,13 @@
 // may run in place (d_out == d_values). Offsets that break the rules above give wrong results but
 // never an access out of bounds. Errors: std::invalid_argument for bad arguments, cuda_error from
 // CUDA.
+//
+// The scans' values, flags and offsets may be iterators, and their output an output iterator
+// (below: Thrust's counting and transform iterators in, a transform output iterator, a discard
+// iterator or a pointer to a wider type out); pointers and thrust::device_ptr's keep the vector
+// loads and stores, other iterators go an item at a time. The same temporary storage serves both.
 #include <stream_compaction/detail/segmented_scan/dispatch.cuh>
+#include <stream_compaction/detail/util/input.cuh>
 #include <stream_compaction/device/scan.cuh>
 #include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/cuda_check.h>
@@ -47,47 +53,64 @@ namespace StreamCompaction {
 
 // ---- segmented scans ----
 
-// Temporary storage of every segmented scan of n values of type V, by flags or by offsets.
+// Temporary storage of every segmented scan of n values of type V, by flags or by offsets, whatever
+// the values, flags, offsets and output are (pointers or iterators).
 template <class V>
 std::size_t segmented_scan_temp_bytes(std::size_t n, const CallEnvironment & = {}) {
     return detail::segmented_scan_temp_bytes_for<V>(n);
 }
 
-template <class V, class Flag, class Op>
-void segmented_inclusive_scan(const V *d_values, const Flag *d_flags, V *d_out, std::size_t n, Op op, void *d_temp,
+// V is the values' value type, what the scan combines (and what segmented_scan_temp_bytes<V>
+// takes). d_values and d_flags are pointers, thrust::device_ptr's or any random-access iterators the
+// device can read (Thrust's counting, constant and transform iterators, ...); d_out a pointer or any
+// random-access output iterator that takes a V (a discard or transform output iterator, a pointer to
+// another type V converts to). Pointers and device_ptr's keep the vector loads and stores; other
+// iterators are read or written an item at a time, in the same kernel. The same for every scan below
+// and for its offsets. In place (d_out == d_values) as before, for pointers.
+template <class Input, class Flags, class Output, class Op>
+void segmented_inclusive_scan(Input d_values, Flags d_flags, Output d_out, std::size_t n, Op op, void *d_temp,
                               std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("segmented_inclusive_scan");
-    detail::scan_by_flags("segmented_inclusive_scan", false, d_values, d_flags, d_out, n, op, V{}, d_temp, temp_bytes,
-                          env);
+    using V = detail::input_value_t<Input>;
+    detail::scan_by_flags<V>("segmented_inclusive_scan", false, detail::read_only_input(d_values),
+                             detail::read_only_input(d_flags), detail::unwrap_input(d_out), n, op, V{}, d_temp,
+                             temp_bytes, env);
 }
 
 // Each segment starts from `init`: out[i] = init op (the segment's values before i).
-template <class V, class Flag, class Op>
-void segmented_exclusive_scan(const V *d_values, const Flag *d_flags, V *d_out, std::size_t n, Op op, V init,
-                              void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {}) {
+template <class Input, class Flags, class Output, class Op>
+void segmented_exclusive_scan(Input d_values, Flags d_flags, Output d_out, std::size_t n, Op op,
+                              detail::input_value_t<Input> init, void *d_temp, std::size_t temp_bytes,
+                              const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("segmented_exclusive_scan");
-    detail::scan_by_flags("segmented_exclusive_scan", true, d_values, d_flags, d_out, n, op, init, d_temp, temp_bytes,
-                          env);
+    using V = detail::input_value_t<Input>;
+    detail::scan_by_flags<V>("segmented_exclusive_scan", true, detail::read_only_input(d_values),
+                             detail::read_only_input(d_flags), detail::unwrap_input(d_out), n, op, init, d_temp,
+                             temp_bytes, env);
 }
 
 // By offsets: the head flags are first set in a bitmap in the temporary storage (one thread per
 // segment), then the scan reads them from there: two launches and n / 8 bytes, not a flag array.
-template <class V, class Offset, class Op>
-void segmented_inclusive_scan_by_offsets(const V *d_values, std::size_t n, const Offset *d_offsets,
-                                         std::size_t segments, V *d_out, Op op, void *d_temp, std::size_t temp_bytes,
+template <class Input, class Offsets, class Output, class Op>
+void segmented_inclusive_scan_by_offsets(Input d_values, std::size_t n, Offsets d_offsets, std::size_t segments,
+                                         Output d_out, Op op, void *d_temp, std::size_t temp_bytes,
                                          const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("segmented_inclusive_scan_by_offsets");
-    detail::scan_by_offsets("segmented_inclusive_scan_by_offsets", false, d_values, n, d_offsets, segments, d_out, op,
-                            V{}, d_temp, temp_bytes, env);
+    using V = detail::input_value_t<Input>;
+    detail::scan_by_offsets<V>("segmented_inclusive_scan_by_offsets", false, detail::read_only_input(d_values), n,
+                               detail::read_only_input(d_offsets), segments, detail::unwrap_input(d_out), op, V{},
+                               d_temp, temp_bytes, env);
 }
 
-template <class V, class Offset, class Op>
-void segmented_exclusive_scan_by_offsets(const V *d_values, std::size_t n, const Offset *d_offsets,
-                                         std::size_t segments, V *d_out, Op op, V init, void *d_temp,
+template <class Input, class Offsets, class Output, class Op>
+void segmented_exclusive_scan_by_offsets(Input d_values, std::size_t n, Offsets d_offsets, std::size_t segments,
+                                         Output d_out, Op op, detail::input_value_t<Input> init, void *d_temp,
                                          std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("segmented_exclusive_scan_by_offsets");
-    detail::scan_by_offsets("segmented_exclusive_scan_by_offsets", true, d_values, n, d_offsets, segments, d_out, op,
-                            init, d_temp, temp_bytes, env);
+    using V = detail::input_value_t<Input>;
+    detail::scan_by_offsets<V>("segmented_exclusive_scan_by_offsets", true, detail::read_only_input(d_values), n,
+                               detail::read_only_input(d_offsets), segments, detail::unwrap_input(d_out), op, init,
+                               d_temp, temp_bytes, env);
 }
 
 // ---- conversions between segment descriptions ----

@@ -71,7 +71,7 @@ void select_if(Input d_in, Output d_out, std::size_t *d_count, std::size_t n, Pr
                std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("select_if");
     using T = detail::input_value_t<Input>;
-    detail::single_pass_select<T>("select_if", detail::select_input<T>(d_in), detail::unwrap_input(d_out), d_count, n,
+    detail::single_pass_select<T>("select_if", detail::read_only_input(d_in), detail::unwrap_input(d_out), d_count, n,
                                   detail::ByPredicate<Pred>{pred}, d_temp, temp_bytes, env);
 }
 
@@ -83,7 +83,7 @@ void select_flagged(Input d_in, Flags d_flags, Output d_out, std::size_t *d_coun
     using T = detail::input_value_t<Input>;
     auto flags = detail::unwrap_input(d_flags);
     require_device_input("select_flagged", n, flags, "flags");
-    detail::single_pass_select<T>("select_flagged", detail::select_input<T>(d_in), detail::unwrap_input(d_out),
+    detail::single_pass_select<T>("select_flagged", detail::read_only_input(d_in), detail::unwrap_input(d_out),
                                   d_count, n, detail::ByFlag<decltype(flags)>{flags}, d_temp, temp_bytes, env);
 }
 
@@ -94,7 +94,7 @@ void stable_partition(Input d_in, Output d_out, std::size_t *d_true_count, std::
                       std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("stable_partition");
     using T = detail::input_value_t<Input>;
-    detail::single_pass_stable_partition<T>("stable_partition", detail::select_input<T>(d_in),
+    detail::single_pass_stable_partition<T>("stable_partition", detail::read_only_input(d_in),
                                             detail::unwrap_input(d_out), d_true_count, n,
                                             detail::ByPredicate<Pred>{pred}, d_temp, temp_bytes, env);
 }
@@ -107,7 +107,7 @@ void partition(Input d_in, Output d_out, std::size_t *d_true_count, std::size_t 
                std::size_t temp_bytes, const CallEnvironment &env = {}) {
     SC_NVTX_RANGE("partition");
     using T = detail::input_value_t<Input>;
-    detail::single_pass_partition<T>("partition", detail::select_input<T>(d_in), detail::unwrap_input(d_out),
+    detail::single_pass_partition<T>("partition", detail::read_only_input(d_in), detail::unwrap_input(d_out),
                                      d_true_count, n, detail::ByPredicate<Pred>{pred}, d_temp, temp_bytes, env);
 }
 

@@ -1,5 +1,7 @@
-// The compiled part of device/spmv.cuh: the Spmv class for float and double, 32- and 64-bit
-// offsets; flat and merge path on the segmented transforms, vector CSR (detail/spmv/), cuSPARSE.
+// The compiled part of device/spmv.cuh: the Spmv class for float, double, __half and
+// __nv_bfloat16, 32- and 64-bit offsets; flat and merge path on the segmented transforms, vector
+// CSR (detail/spmv/), cuSPARSE. S is spmv_scalar_t<V> (detail/spmv/value_types.h): the functors
+// widen 16-bit values to float where they load them, and round to V only where they store y.
 #include <stream_compaction/device/spmv.cuh>
 
 #include <stream_compaction/detail/host/launch.cuh>
@@ -50,6 +52,8 @@ namespace {
 
 using detail::BitHeads;
 using detail::scaled_old;
+using detail::spmv_round;
+using detail::spmv_widen;
 
 
 // ---- flat: gather, multiply, segmented scan, last element of each row ----
@@ -60,22 +64,23 @@ template <class V>
 struct FlatRowSetup {
     int *row_of_last;
     V *y;
-    V beta;
+    spmv_scalar_t<V> beta;
     template <class Offset>
     __device__ void operator()(std::size_t row, Offset start, Offset end) const {
         if (start < end) row_of_last[end - 1] = static_cast<int>(row);
-        else y[row] = scaled_old(y, static_cast<long long>(row), beta);
+        else y[row] = spmv_round<V>(scaled_old(y, static_cast<long long>(row), beta));
     }
 };
 
+// The scan runs on S: 16-bit products are scanned in float.
 template <class V>
 struct FlatProductLoad {
     const V *values;
     const int *column_indices;
     const V *x;
     BitHeads heads;
-    __device__ SegmentedPair<V> operator()(std::size_t k) const {
-        return {heads(k), values[k] * x[column_indices[k]]};
+    __device__ SegmentedPair<spmv_scalar_t<V>> operator()(std::size_t k) const {
+        return {heads(k), spmv_widen(values[k]) * spmv_widen(x[column_indices[k]])};
     }
 };
 
@@ -85,53 +90,60 @@ struct FlatRowEndStore {
     BitHeads heads;
     const int *row_of_last;
     V *y;
-    V alpha, beta;
+    spmv_scalar_t<V> alpha, beta;
     std::size_t nnz;
-    __device__ void operator()(std::size_t k, const SegmentedPair<V> &scanned) const {
+    __device__ void operator()(std::size_t k, const SegmentedPair<spmv_scalar_t<V>> &scanned) const {
         if (k + 1 == nnz || heads(k + 1)) {
             const int row = row_of_last[k];
-            y[row] = alpha * scanned.value + scaled_old(y, row, beta);
+            y[row] = spmv_round<V>(alpha * scanned.value + scaled_old(y, row, beta));
         }
     }
 };
 
-// Storage: the row heads as bits, each non-empty row's last nonzero's row, the scan's storage.
-template <class V>
+// Storage: the row heads as bits, each non-empty row's last nonzero's row, the scan's storage (of
+// pairs of the compute type S).
+template <class S>
 detail::TempLayout<3> flat_layout(std::size_t nnz) {
     return detail::temp_layout(detail::head_bit_words(nnz) * sizeof(unsigned), nnz * sizeof(int),
-                               scan_temp_bytes<SegmentedPair<V>>(nnz));
+                               scan_temp_bytes<SegmentedPair<S>>(nnz));
 }
 
 template <class V, class Offset>
-void flat_spmv(const CsrView<V, Offset> &a, V alpha, const V *x, V beta, V *y, void *d_temp,
-               const CallEnvironment &env) {
-    const auto pieces = flat_layout<V>(a.nnz()).carve(d_temp);
+void flat_spmv(const CsrView<V, Offset> &a, spmv_scalar_t<V> alpha, const V *x, spmv_scalar_t<V> beta, V *y,
+               void *d_temp, const CallEnvironment &env) {
+    using S = spmv_scalar_t<V>;
+    const auto pieces = flat_layout<S>(a.nnz()).carve(d_temp);
     unsigned *bits = reinterpret_cast<unsigned *>(pieces[0]);
     int *row_of_last = reinterpret_cast<int *>(pieces[1]);
     detail::build_head_bits(a.row_offsets(), a.rows(), a.nnz(), bits, env.stream,
                             FlatRowSetup<V>{row_of_last, y, beta});
     const BitHeads heads{bits};
-    transform_inclusive_scan<SegmentedPair<V>>(
+    transform_inclusive_scan<SegmentedPair<S>>(
         a.nnz(), FlatProductLoad<V>{a.values(), a.column_indices(), x, heads},
         FlatRowEndStore<V>{heads, row_of_last, y, alpha, beta, a.nnz()}, SegmentedOp<Sum>{Sum{}}, pieces[2],
-        scan_temp_bytes<SegmentedPair<V>>(a.nnz()), env);
+        scan_temp_bytes<SegmentedPair<S>>(a.nnz()), env);
 }
 
 // ---- merge path ----
 
+// The reduction runs on S: 16-bit products are summed in float.
 template <class V>
 struct ProductLoad {
     const V *values;
     const int *column_indices;
     const V *x;
-    __device__ V operator()(long long k) const { return values[k] * x[column_indices[k]]; }
+    __device__ spmv_scalar_t<V> operator()(long long k) const {
+        return spmv_widen(values[k]) * spmv_widen(x[column_indices[k]]);
+    }
 };
 
 template <class V>
 struct AxpbyStore {
     V *y;
-    V alpha, beta;
-    __device__ void operator()(long long row, const V &sum) const { y[row] = alpha * sum + scaled_old(y, row, beta); }
+    spmv_scalar_t<V> alpha, beta;
+    __device__ void operator()(long long row, const spmv_scalar_t<V> &sum) const {
+        y[row] = spmv_round<V>(alpha * sum + scaled_old(y, row, beta));
+    }
 };
 
 // ---- the plan ----
@@ -160,9 +172,14 @@ SpmvPlan resolve_plan(const CsrView<V, Offset> &matrix, SpmvPlan plan) {
     return plan;
 }
 
+// The cuSPARSE type of the values, x and y. The compute type (and alpha's and beta's) is that of
+// S: CUDA_R_32F for the 16-bit types, the mixed precision cusparseSpMV documents for A, x and y
+// all CUDA_R_16F or all CUDA_R_16BF.
 template <class V>
 constexpr cudaDataType cuda_type() {
-    return std::is_same_v<V, float> ? CUDA_R_32F : CUDA_R_64F;
+    if constexpr (std::is_same_v<V, __half>) return CUDA_R_16F;
+    else if constexpr (std::is_same_v<V, __nv_bfloat16>) return CUDA_R_16BF;
+    else return std::is_same_v<V, float> ? CUDA_R_32F : CUDA_R_64F;
 }
 
 template <class Offset>
@@ -172,6 +189,20 @@ constexpr cusparseIndexType_t cusparse_index_type() {
 
 cusparseSpMVAlg_t cusparse_algorithm(SpmvAlgorithm algorithm) {
     return algorithm == SpmvAlgorithm::CusparseCsrAlg1 ? CUSPARSE_SPMV_CSR_ALG1 : CUSPARSE_SPMV_CSR_ALG2;
+}
+
+// cuSPARSE's generic API takes a data type only on GPUs with native support for it (else
+// CUSPARSE_STATUS_ARCH_MISMATCH, at the first multiplication): bfloat16 from compute capability 8.0.
+// Refused when the Spmv is made, by name; our own algorithms widen it to float on any GPU.
+void require_native_bfloat16(SpmvAlgorithm algorithm) {
+    int device = 0, major = 0;
+    SC_CUDA_CHECK(cudaGetDevice(&device));
+    SC_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    if (major < 8)
+        throw std::invalid_argument(std::string("Spmv: ") + spmv_algorithm_name(algorithm) +
+                                    " takes __nv_bfloat16 values only on compute capability 8.0 or newer "
+                                    "(cuSPARSE needs native bfloat16); flat, merge-path and vector-csr take them "
+                                    "on any GPU");
 }
 
 }  // namespace
@@ -211,13 +242,13 @@ template <class V, class Offset>
 Spmv<V, Offset>::Spmv(CsrView<V, Offset> matrix, SpmvPlan plan, const CallEnvironment &env)
     : matrix_(matrix), plan_(resolve_plan(matrix, plan)), memory_(&env.memory_resource()) {
     switch (plan_.algorithm) {
-    case SpmvAlgorithm::Flat: temp_bytes_ = flat_layout<V>(matrix.nnz()).bytes(); break;
+    case SpmvAlgorithm::Flat: temp_bytes_ = flat_layout<Scalar>(matrix.nnz()).bytes(); break;
     case SpmvAlgorithm::MergePath:
-        temp_bytes_ = segmented_reduce_temp_bytes<V>(matrix.nnz(), matrix.rows());
+        temp_bytes_ = segmented_reduce_temp_bytes<Scalar>(matrix.nnz(), matrix.rows());
         plan_corners_ = ResourceBuffer(
             *memory_, detail::merge_path_plan_entries(matrix.nnz(), matrix.rows()) * sizeof(long long), env.stream);
         if (matrix.rows() > 0)
-            plan_threads_ = detail::make_merge_path_plan<V>(matrix.row_offsets(), matrix.rows(), matrix.nnz(),
+            plan_threads_ = detail::make_merge_path_plan<Scalar>(matrix.row_offsets(), matrix.rows(), matrix.nnz(),
                                                             plan_corners_.as<long long>(), env)
                                 .threads;
         // The plan is done before the object is used, on whatever stream.
@@ -226,6 +257,7 @@ Spmv<V, Offset>::Spmv(CsrView<V, Offset> matrix, SpmvPlan plan, const CallEnviro
     case SpmvAlgorithm::VectorCsr: break;  // nothing to prepare, no temporary storage
     case SpmvAlgorithm::CusparseCsrAlg1:
     case SpmvAlgorithm::CusparseCsrAlg2: {
+        if constexpr (std::is_same_v<V, __nv_bfloat16>) require_native_bfloat16(plan_.algorithm);
         cusparse_ = std::make_unique<Cusparse>();
         SC_CUSPARSE_CHECK(cusparseCreate(&cusparse_->handle));
         const void *columns = matrix.column_indices();
@@ -253,7 +285,7 @@ template <class V, class Offset>
 Spmv<V, Offset>::~Spmv() = default;
 
 template <class V, class Offset>
-void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, const CallEnvironment &env) const {
+void Spmv<V, Offset>::operator()(Scalar alpha, const V *d_x, Scalar beta, V *d_y, const CallEnvironment &env) const {
     if (temp_bytes_ == 0 || matrix_.rows() == 0) {
         (*this)(alpha, d_x, beta, d_y, nullptr, 0, env);
         return;
@@ -264,8 +296,8 @@ void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, const Ca
 }
 
 template <class V, class Offset>
-void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_temp, std::size_t temp_bytes,
-                                 const CallEnvironment &env) const {
+void Spmv<V, Offset>::operator()(Scalar alpha, const V *d_x, Scalar beta, V *d_y, void *d_temp,
+                                 std::size_t temp_bytes, const CallEnvironment &env) const {
     const cudaStream_t stream = env.stream;
     const CsrView<V, Offset> &a = matrix_;
     if (a.rows() == 0) return;
@@ -285,7 +317,8 @@ void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_
                                           detail::MergePathPlan{plan_corners_.as<long long>(), plan_threads_},
                                           a.row_offsets(), a.rows(), a.nnz(),
                                           ProductLoad<V>{a.values(), a.column_indices(), d_x},
-                                          AxpbyStore<V>{d_y, alpha, beta}, Sum{}, V(0), d_temp, temp_bytes, stream);
+                                          AxpbyStore<V>{d_y, alpha, beta}, Sum{}, Scalar(0), d_temp, temp_bytes,
+                                          stream);
         return;
     case SpmvAlgorithm::VectorCsr:
         detail::vector_csr_spmv(a.row_offsets(), a.rows(),
@@ -299,7 +332,7 @@ void Spmv<V, Offset>::operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_
 }
 
 template <class V, class Offset>
-void Spmv<V, Offset>::multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) const {
+void Spmv<V, Offset>::multiply_cusparse(Scalar alpha, const V *d_x, Scalar beta, V *d_y, cudaStream_t stream) const {
     const CsrView<V, Offset> &a = matrix_;
     Cusparse &c = *cusparse_;
     const cusparseSpMVAlg_t alg = cusparse_algorithm(plan_.algorithm);
@@ -317,15 +350,15 @@ void Spmv<V, Offset>::multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, c
     if (!c.prepared) {
         std::size_t bytes = 0;
         SC_CUSPARSE_CHECK(cusparseSpMV_bufferSize(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix, c.x,
-                                                  &beta, c.y, cuda_type<V>(), alg, &bytes));
+                                                  &beta, c.y, cuda_type<Scalar>(), alg, &bytes));
         c.buffer = ResourceBuffer(*memory_, bytes, stream);
         if (plan_.algorithm == SpmvAlgorithm::CusparseCsrAlg2)
             SC_CUSPARSE_CHECK(cusparseSpMV_preprocess(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix,
-                                                      c.x, &beta, c.y, cuda_type<V>(), alg, c.buffer.get()));
+                                                      c.x, &beta, c.y, cuda_type<Scalar>(), alg, c.buffer.get()));
         c.prepared = true;
     }
     SC_CUSPARSE_CHECK(cusparseSpMV(c.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, c.matrix, c.x, &beta, c.y,
-                                   cuda_type<V>(), alg, c.buffer.get()));
+                                   cuda_type<Scalar>(), alg, c.buffer.get()));
 }
 
 // ---- the check of a view's promises ----
@@ -357,10 +390,18 @@ template void check_csr_on_device(const CsrView<float, int> &, const CallEnviron
 template void check_csr_on_device(const CsrView<double, int> &, const CallEnvironment &);
 template void check_csr_on_device(const CsrView<float, std::int64_t> &, const CallEnvironment &);
 template void check_csr_on_device(const CsrView<double, std::int64_t> &, const CallEnvironment &);
+template void check_csr_on_device(const CsrView<__half, int> &, const CallEnvironment &);
+template void check_csr_on_device(const CsrView<__nv_bfloat16, int> &, const CallEnvironment &);
+template void check_csr_on_device(const CsrView<__half, std::int64_t> &, const CallEnvironment &);
+template void check_csr_on_device(const CsrView<__nv_bfloat16, std::int64_t> &, const CallEnvironment &);
 
 template class Spmv<float, int>;
 template class Spmv<double, int>;
 template class Spmv<float, std::int64_t>;
 template class Spmv<double, std::int64_t>;
+template class Spmv<__half, int>;
+template class Spmv<__nv_bfloat16, int>;
+template class Spmv<__half, std::int64_t>;
+template class Spmv<__nv_bfloat16, std::int64_t>;
 
 }  // namespace StreamCompaction

@@ -1,6 +1,6 @@
 #pragma once
-// Sparse matrix times vector, y = alpha * A * x + beta * y, for CSR matrices of float or double
-// with 32-bit row and column indices and 32- or 64-bit row offsets, four ways:
+// Sparse matrix times vector, y = alpha * A * x + beta * y, for CSR matrices of float, double,
+// __half or __nv_bfloat16 with 32-bit row and column indices and 32- or 64-bit row offsets, four ways:
 //   Flat      the textbook data-parallel algorithm: gather x by column and multiply, segmented
 //             inclusive scan of the products by row, each row's last element is its result (two
 //             launches and a memset: the row heads as a bitmap, then one single-pass scan).
@@ -15,6 +15,20 @@
 //   CusparseCsrAlg1 / CusparseCsrAlg2   cusparseSpMV, the reference.
 // Auto, the default, picks VectorCsr or MergePath for the matrix when the Spmv is made, from its
 // row lengths (detail/spmv/plan.h: the longest row's steps, the nonzeros); chosen() says which.
+//
+// Half precision: with V = __half or __nv_bfloat16 (<cuda_fp16.h>, <cuda_bf16.h>) the matrix's
+// values, x and y are 16-bit, and everything is computed in float: alpha and beta are floats
+// (Spmv<V>::Scalar, spmv_scalar_t<V>), each product of a value and an x entry is exact in float,
+// the products are summed in float (Flat's scan, MergePath's reduction, VectorCsr's lanes and
+// shuffles), alpha * sum + beta * y is formed in float, and y is rounded to V once per row, to
+// nearest. Every algorithm takes them: Flat, MergePath and VectorCsr (16-byte loads of 8 values, where
+// the values and columns are 16-byte aligned) on any GPU, the cuSPARSE ones as CUDA_R_16F or
+// CUDA_R_16BF data with compute type CUDA_R_32F (bfloat16 only from compute capability 8.0: cuSPARSE
+// needs native support; refused before, as std::invalid_argument). So a row is as accurate as a
+// float SpMV of the 16-bit inputs until its one rounding to V (relative 2^-11 for half, 2^-8 for
+// bfloat16, in their normal range). A 16-bit matrix from a host one: DeviceCsr<__half>(host) from
+// a CsrMatrix<__half> as it is, or from a CsrMatrix<float> or <double> (read_matrix_market's), each
+// value rounded to nearest once; a CsrView over the caller's 16-bit arrays as for float.
 //
 // Example:
 //   CsrMatrix<float> host{2, 2, {0, 1, 3}, {0, 0, 1}, {2.0f, 1.0f, 3.0f}};   // [[2, 0], [1, 3]]
@@ -32,6 +46,7 @@
 // Errors: std::invalid_argument for bad arguments or an invalid matrix, cuda_error from CUDA,
 // cusparse_error from cuSPARSE.
 #include <stream_compaction/detail/spmv/plan.h>
+#include <stream_compaction/detail/spmv/value_types.h>
 #include <stream_compaction/io/matrix_market.h>
 #include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/device_buffer.h>
@@ -45,6 +60,7 @@
 #include <memory>
 #include <stdexcept>
 #include <type_traits>
+#include <vector>
 
 namespace StreamCompaction {
 
@@ -100,7 +116,8 @@ private:
 // Checks the rules a CsrView's caller promises, on the device: row offsets from 0, non-decreasing,
 // to nnz, and column indices in [0, cols). Throws std::invalid_argument naming the first broken
 // rule. Waits for env's stream (it reads the verdict back): a check when the matrix is made, not on a
-// hot path. Instantiated for float and double values, int and std::int64_t offsets.
+// hot path. Instantiated for float, double, __half and __nv_bfloat16 values, int and std::int64_t
+// offsets.
 template <class V, class Offset>
 void check_csr_on_device(const CsrView<V, Offset> &matrix, const CallEnvironment &env = {});
 
@@ -115,6 +132,19 @@ public:
           column_indices_(DeviceBuffer<int>::from_host(host.column_indices.data(), host.nnz())),
           values_(DeviceBuffer<V>::from_host(host.values.data(), host.nnz())) {}
 
+    // For a 16-bit V: the matrix of a host CsrMatrix<float> or <double>, each value rounded to the
+    // nearest V once (from a double straight to 16 bits). A value past V's range becomes infinite
+    // (half's largest finite value is 65504), as any rounding to V does.
+    template <class W, std::enable_if_t<
+                           is_half_precision_v<V> && (std::is_same_v<W, float> || std::is_same_v<W, double>), int> = 0>
+    explicit DeviceCsr(const CsrMatrix<W, Offset> &host)
+        : rows_((validate_csr(host), host.rows)),
+          cols_(host.cols),
+          nnz_(host.nnz()),
+          row_offsets_(DeviceBuffer<Offset>::from_host(host.row_offsets.data(), host.row_offsets.size())),
+          column_indices_(DeviceBuffer<int>::from_host(host.column_indices.data(), host.nnz())),
+          values_(rounded(host.values)) {}
+
     int rows() const noexcept { return rows_; }
     int cols() const noexcept { return cols_; }
     std::size_t nnz() const noexcept { return nnz_; }
@@ -126,6 +156,13 @@ public:
     operator CsrView<V, Offset>() const { return view(); }
 
 private:
+    template <class W>
+    static DeviceBuffer<V> rounded(const std::vector<W> &values) {
+        std::vector<V> host(values.size());
+        for (std::size_t k = 0; k < values.size(); ++k) host[k] = detail::spmv_round<V>(values[k]);
+        return DeviceBuffer<V>::from_host(host.data(), host.size());
+    }
+
     int rows_, cols_;
     std::size_t nnz_;
     DeviceBuffer<Offset> row_offsets_;
@@ -157,7 +194,14 @@ private:
 // buffer: one call at a time per Spmv object (they are the reference, not the product).
 template <class V, class Offset = int>
 class Spmv {
+    static_assert(std::is_same_v<V, float> || std::is_same_v<V, double> || is_half_precision_v<V>,
+                  "Spmv: values are float, double, __half or __nv_bfloat16");
+
 public:
+    // alpha's and beta's type, and the type every product and sum is computed in: V, or float for
+    // __half and __nv_bfloat16.
+    using Scalar = spmv_scalar_t<V>;
+
     // Auto: VectorCsr or MergePath, by plan_spmv on the matrix's row lengths.
     explicit Spmv(CsrView<V, Offset> matrix, const CallEnvironment &env = {});
     // That algorithm (Auto: as above; VectorCsr: lanes from the mean row length).
@@ -176,19 +220,20 @@ public:
     // y = alpha * A * x + beta * y: d_x has cols() elements, d_y rows(); they must not overlap.
     // With beta = 0, y is only written (NaN there does not propagate). Temporary storage comes from
     // the environment's memory resource, one allocation per call; the flat algorithm's scan runs at
-    // its Tuning::single_pass (the merge path's block size is the plan's).
-    void operator()(V alpha, const V *d_x, V beta, V *d_y, const CallEnvironment &env = {}) const;
+    // its Tuning::single_pass (the merge path's block size is the plan's). 16-bit V: computed in
+    // float, y rounded once per row (the opening comment).
+    void operator()(Scalar alpha, const V *d_x, Scalar beta, V *d_y, const CallEnvironment &env = {}) const;
 
     // The same with the caller's temporary storage (at least temp_bytes(), any alignment; 0 bytes
     // for VectorCsr and the cuSPARSE algorithms): nothing is allocated. Calls in flight together
     // need storage of their own.
     std::size_t temp_bytes() const noexcept { return temp_bytes_; }
-    void operator()(V alpha, const V *d_x, V beta, V *d_y, void *d_temp, std::size_t temp_bytes,
+    void operator()(Scalar alpha, const V *d_x, Scalar beta, V *d_y, void *d_temp, std::size_t temp_bytes,
                     const CallEnvironment &env = {}) const;
 
 private:
     struct Cusparse;
-    void multiply_cusparse(V alpha, const V *d_x, V beta, V *d_y, cudaStream_t stream) const;
+    void multiply_cusparse(Scalar alpha, const V *d_x, Scalar beta, V *d_y, cudaStream_t stream) const;
     CsrView<V, Offset> matrix_;
     SpmvPlan plan_;  // resolved: no Auto, and VectorCsr with its lanes
     std::size_t temp_bytes_ = 0;

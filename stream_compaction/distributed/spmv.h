@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace StreamCompaction {
@@ -27,6 +28,9 @@ namespace distributed {
 // V: float or double.
 template <class V>
 class DistributedSpmv {
+    static_assert(std::is_same_v<V, float> || std::is_same_v<V, double>,
+                  "DistributedSpmv: float or double values (half precision is single-GPU only: Spmv<__half>)");
+
 public:
     // Collective. `rows`: this rank's rows of A (rows.cols = A's column count, global column
     // indices). `column_begin`: ranks + 1 entries, 0 first and A's column count last, the same on

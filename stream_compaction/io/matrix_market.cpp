@@ -16,37 +16,40 @@
 
 namespace StreamCompaction {
 
-template <class V, class Offset>
-void validate_csr(const CsrMatrix<V, Offset> &matrix) {
+namespace detail {
+
+// validate_csr on the parts of a matrix that do not depend on its value type.
+template <class Offset>
+void validate_csr_structure(int rows, int cols, const std::vector<Offset> &row_offsets,
+                            const std::vector<int> &column_indices, std::size_t values) {
     const auto fail = [](const std::string &message) { throw std::invalid_argument("invalid CSR matrix: " + message); };
-    if (matrix.rows < 0 || matrix.cols < 0)
-        fail("negative dimensions " + std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols));
-    if (matrix.row_offsets.size() != static_cast<std::size_t>(matrix.rows) + 1)
-        fail(std::to_string(matrix.row_offsets.size()) + " row offsets for " + std::to_string(matrix.rows) +
+    if (rows < 0 || cols < 0) fail("negative dimensions " + std::to_string(rows) + " x " + std::to_string(cols));
+    if (row_offsets.size() != static_cast<std::size_t>(rows) + 1)
+        fail(std::to_string(row_offsets.size()) + " row offsets for " + std::to_string(rows) +
              " rows (rows + 1 needed)");
-    if (matrix.row_offsets[0] != 0) fail("row_offsets[0] = " + std::to_string(matrix.row_offsets[0]) + ", not 0");
-    for (int r = 0; r < matrix.rows; ++r)
-        if (matrix.row_offsets[r + 1] < matrix.row_offsets[r])
-            fail("row offsets decrease at row " + std::to_string(r) + " (" + std::to_string(matrix.row_offsets[r]) +
-                 " then " + std::to_string(matrix.row_offsets[r + 1]) + ")");
-    if (matrix.column_indices.size() > static_cast<std::size_t>(std::numeric_limits<Offset>::max()))
-        fail(std::to_string(matrix.column_indices.size()) +
+    if (row_offsets[0] != 0) fail("row_offsets[0] = " + std::to_string(row_offsets[0]) + ", not 0");
+    for (int r = 0; r < rows; ++r)
+        if (row_offsets[r + 1] < row_offsets[r])
+            fail("row offsets decrease at row " + std::to_string(r) + " (" + std::to_string(row_offsets[r]) +
+                 " then " + std::to_string(row_offsets[r + 1]) + ")");
+    if (column_indices.size() > static_cast<std::size_t>(std::numeric_limits<Offset>::max()))
+        fail(std::to_string(column_indices.size()) +
              " nonzeros do not fit 32-bit row offsets (use CsrMatrix<V, std::int64_t>)");
-    const long long last = matrix.row_offsets[matrix.rows];
-    if (static_cast<std::size_t>(last) != matrix.column_indices.size() ||
-        matrix.column_indices.size() != matrix.values.size())
-        fail("last row offset " + std::to_string(last) + ", " + std::to_string(matrix.column_indices.size()) +
-             " column indices, " + std::to_string(matrix.values.size()) + " values (all must be equal: nnz)");
-    for (std::size_t k = 0; k < matrix.column_indices.size(); ++k)
-        if (matrix.column_indices[k] < 0 || matrix.column_indices[k] >= matrix.cols)
-            fail("column index " + std::to_string(matrix.column_indices[k]) + " of entry " + std::to_string(k) +
-                 " outside [0, " + std::to_string(matrix.cols) + ")");
+    const long long last = row_offsets[rows];
+    if (static_cast<std::size_t>(last) != column_indices.size() || column_indices.size() != values)
+        fail("last row offset " + std::to_string(last) + ", " + std::to_string(column_indices.size()) +
+             " column indices, " + std::to_string(values) + " values (all must be equal: nnz)");
+    for (std::size_t k = 0; k < column_indices.size(); ++k)
+        if (column_indices[k] < 0 || column_indices[k] >= cols)
+            fail("column index " + std::to_string(column_indices[k]) + " of entry " + std::to_string(k) +
+                 " outside [0, " + std::to_string(cols) + ")");
 }
 
-template void validate_csr<float, int>(const CsrMatrix<float, int> &);
-template void validate_csr<double, int>(const CsrMatrix<double, int> &);
-template void validate_csr<float, std::int64_t>(const CsrMatrix<float, std::int64_t> &);
-template void validate_csr<double, std::int64_t>(const CsrMatrix<double, std::int64_t> &);
+template void validate_csr_structure(int, int, const std::vector<int> &, const std::vector<int> &, std::size_t);
+template void validate_csr_structure(int, int, const std::vector<std::int64_t> &, const std::vector<int> &,
+                                     std::size_t);
+
+}  // namespace detail
 
 namespace {
 

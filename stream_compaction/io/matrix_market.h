@@ -30,9 +30,17 @@ struct CsrMatrix {
 // Throws std::invalid_argument naming the first broken rule: negative dimensions, row_offsets
 // not of rows + 1 entries, first offset not 0, offsets decreasing, more nonzeros than 32-bit
 // offsets can count, last offset not equal to the number of column indices and of values, a
-// column index outside [0, cols).
+// column index outside [0, cols). Any value type: only the sizes and indices are checked.
+namespace detail {
+template <class Offset>
+void validate_csr_structure(int rows, int cols, const std::vector<Offset> &row_offsets,
+                            const std::vector<int> &column_indices, std::size_t values);
+}  // namespace detail
 template <class V, class Offset>
-void validate_csr(const CsrMatrix<V, Offset> &matrix);
+void validate_csr(const CsrMatrix<V, Offset> &matrix) {
+    detail::validate_csr_structure(matrix.rows, matrix.cols, matrix.row_offsets, matrix.column_indices,
+                                   matrix.values.size());
+}
 
 // The same matrix with values converted to U.
 template <class U, class V, class Offset>

@@ -3,6 +3,8 @@
 // it need not be commutative: the scans always combine a (earlier) with b (later) in that order.
 // The standard ones of CUB and Thrust users (cuda::std::plus, cuda::minimum, ..., and Thrust's, which
 // are the same types) are recognised as this file's (standard_operator below).
+#include <stream_compaction/support/half_precision.cuh>
+
 #include <cuda/functional>      // cuda::minimum, cuda::maximum (thrust::minimum, thrust::maximum)
 #include <cuda/std/functional>  // cuda::std::plus, bit_and, bit_or (thrust::plus, ...)
 #include <type_traits>
@@ -82,6 +84,10 @@ template <class T>
 struct is_commutative<BitAnd, T> : std::is_integral<T> {};
 template <class T>
 struct is_commutative<BitOr, T> : std::is_integral<T> {};
+
+// Whether `op` over T's is a sum of 16-bit floats, which accumulates in float (half_precision.cuh).
+template <class T, class Op>
+inline constexpr bool sums_in_float_v = is_half_precision_v<T> && std::is_same_v<standard_operator_t<Op, T>, Sum>;
 
 }  // namespace StreamCompaction
 

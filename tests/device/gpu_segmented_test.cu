@@ -606,18 +606,21 @@ TEST_F(Segmented, RejectsBadArguments) {
     DeviceBuffer<int> buffer(64);
     DeviceBuffer<char> temp(SC::segmented_scan_temp_bytes<int>(64));
     const std::size_t bytes = temp.bytes();
-    EXPECT_THROW(SC::segmented_inclusive_scan<int>(nullptr, buffer.get(), buffer.get(), 64, SC::Sum{}, temp.get(), bytes),
+    EXPECT_THROW(SC::segmented_inclusive_scan(static_cast<const int *>(nullptr), buffer.get(), buffer.get(), 64,
+                                              SC::Sum{}, temp.get(), bytes),
                  std::invalid_argument);
-    EXPECT_THROW((SC::segmented_inclusive_scan<int, int>)(buffer.get(), nullptr, buffer.get(), 64, SC::Sum{}, temp.get(), bytes),
+    EXPECT_THROW(SC::segmented_inclusive_scan(buffer.get(), static_cast<const int *>(nullptr), buffer.get(), 64,
+                                              SC::Sum{}, temp.get(), bytes),
                  std::invalid_argument);
     EXPECT_THROW(SC::segmented_exclusive_scan(buffer.get(), buffer.get(), buffer.get() + 1, 63, SC::Sum{}, 0, temp.get(), 8),
                  std::invalid_argument);
-    EXPECT_THROW((SC::segmented_inclusive_scan_by_offsets<int, int>)(buffer.get(), 64, nullptr, 1, buffer.get(), SC::Sum{},
-                                                                   temp.get(), bytes),
+    EXPECT_THROW(SC::segmented_inclusive_scan_by_offsets(buffer.get(), 64, static_cast<const int *>(nullptr), 1,
+                                                         buffer.get(), SC::Sum{}, temp.get(), bytes),
                  std::invalid_argument);
     EXPECT_THROW(SC::segmented_reduce(buffer.get(), 64, buffer.get(), 4, buffer.get(), SC::Sum{}, 0, nullptr, 0),
                  std::invalid_argument);
-    EXPECT_NO_THROW((SC::segmented_inclusive_scan<int, int>)(nullptr, nullptr, nullptr, 0, SC::Sum{}, nullptr, 0));
+    EXPECT_NO_THROW(SC::segmented_inclusive_scan(static_cast<const int *>(nullptr), static_cast<const int *>(nullptr),
+                                                 static_cast<int *>(nullptr), 0, SC::Sum{}, nullptr, 0));
     const int bad_offsets[] = {0, 3, 2, 4};
     int out[3];
     const int values[4] = {1, 2, 3, 4};

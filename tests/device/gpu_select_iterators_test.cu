@@ -57,11 +57,7 @@ const std::vector<std::size_t> &sizes() {
 }
 
 // The two block sizes every case runs at: the tuned kernels' and the generic kernels'.
-std::vector<SC::Tuning> tunings() {
-    SC::Tuning generic;
-    generic.single_pass = 128;
-    return {SC::Tuning{}, generic};
-}
+std::vector<SC::Tuning> tunings() { return tunedAndGeneric(&SC::Tuning::single_pass); }
 
 std::vector<int> iota(std::size_t n) {
     std::vector<int> v(n);

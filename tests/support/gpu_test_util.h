@@ -66,6 +66,14 @@ inline StreamCompaction::Tuning tuningWith(int StreamCompaction::Tuning::*blockS
     return tuning;
 }
 
+// A family's two kernels' block sizes, which every case of the iterator tests runs at: the tuned
+// one (the defaults) and `generic` threads in the family's field, where the kernel compiled for any
+// block size runs.
+inline std::vector<StreamCompaction::Tuning> tunedAndGeneric(int StreamCompaction::Tuning::*blockSize,
+                                                             int generic = 128) {
+    return {StreamCompaction::Tuning{}, tuningWith(blockSize, generic)};
+}
+
 // The fixture of GPU test suites: skips without a device, and gives back the course's block sizes
 // that a test changed, so that no test runs with another's.
 class GpuTest : public ::testing::Test {

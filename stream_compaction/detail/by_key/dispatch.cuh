@@ -1,5 +1,6 @@
 #pragma once
-// By-key dispatch: argument checks, temporary storage, block size and the one launch.
+// By-key dispatch: argument checks, temporary storage, block size, the path (pointers or iterators)
+// and the one launch.
 #include <stream_compaction/detail/by_key/kernels.cuh>
 #include <stream_compaction/detail/by_key/staged_kernel.cuh>
 #include <stream_compaction/detail/host/call_tag.h>
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace StreamCompaction {
 namespace detail {
@@ -40,15 +42,40 @@ std::size_t by_key_temp_bytes_for(std::size_t n) {
     return by_key_layout<K, V>(n).bytes();
 }
 
+// The type a run's value is converted to before its store: a pointer's item type (any type the
+// value converts to, as run_length_encode's integer lengths), else the value's own type, V, which
+// an output iterator takes as it does (a discard or transform output iterator).
+template <class V, class ValuesOut>
+using stored_value_t = std::conditional_t<std::is_pointer_v<ValuesOut>, std::remove_pointer_t<ValuesOut>, V>;
+
+// Whether a call's values keep the pointer path: an array of V, or no values at all (CountOnes).
+template <class Values>
+struct values_in_memory : std::true_type {};
+template <class V, class Input>
+struct values_in_memory<ValueArray<V, Input>> : std::bool_constant<std::is_same_v<Input, const V *>> {};
+
+// Whether a by-key launch takes the pointer path (the vector loads and, where it pays, the staged
+// kernel): keys from a pointer to K and to a pointer to K, values from a pointer to V (or none)
+// and to any pointer. Anything else takes the portable kernel, an item at a time. The device API
+// hands contiguous inputs over as pointers to const (read_only_input) and outputs unwrapped.
+template <class K, class Values, class KeysIn, class KeysOut, class ValuesOut>
+constexpr bool by_key_pointers() {
+    return std::is_same_v<KeysIn, const K *> && std::is_same_v<KeysOut, K *> && values_in_memory<Values>::value &&
+           std::is_pointer_v<ValuesOut>;
+}
+
 // The checks of every by-key call, then its launch; with n == 0 the run count (0) is all it writes.
-template <class K, class Values, class ValueOut, class Op, class Equal>
-void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_out, ValueOut *d_values_out,
+// Both paths tile as by_key_tile_items<K, V> does, so by_key_temp_bytes_for<K, V> covers either.
+template <class K, class KeysIn, class Values, class KeysOut, class ValuesOut, class Op, class Equal>
+void launch_by_key(const char *name, KeysIn d_keys, Values values, KeysOut d_keys_out, ValuesOut d_values_out,
                    std::size_t *d_run_count, std::size_t n, Op op, Equal equal, void *d_temp, std::size_t temp_bytes,
                    const CallEnvironment &env) {
     using V = typename Values::value_type;
+    using ValueOut = stored_value_t<V, ValuesOut>;
     const cudaStream_t stream = env.stream;
-    require_device_pointers(name, n, d_keys, d_keys_out);
-    require_device_pointers(name, n, d_keys, d_values_out);
+    require_device_input(name, n, d_keys, "keys");
+    require_device_input(name, n, d_keys_out, "keys output");
+    require_device_input(name, n, d_values_out, "values output");
     if (d_run_count == nullptr) throw std::invalid_argument(std::string(name) + ": null run count pointer");
     if (n > kMaxByKeyItems)
         throw std::invalid_argument(std::string(name) + ": " + std::to_string(n) + " items, at most 2^32 - 1");
@@ -61,7 +88,9 @@ void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_o
     const std::size_t tile_items = by_key_tile_items<K, V>(threads);
     const auto pieces = by_key_layout<K, V>(n).carve(d_temp);
     constexpr int VEC = by_key_vector_items<K>();
-    ByKeyParams<K, Values, ValueOut, Op, Equal> params{
+    bool keys_vectorized = false;
+    if constexpr (std::is_same_v<KeysIn, const K *>) keys_vectorized = aligned_to(d_keys, vector_alignment<K, VEC>());
+    ByKeyParams<K, Values, ValueOut, Op, Equal, KeysIn, KeysOut, ValuesOut> params{
         d_keys,
         values,
         d_keys_out,
@@ -75,8 +104,8 @@ void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_o
         /*state=*/reinterpret_cast<CallState *>(pieces[0]),
         /*call_tag=*/next_call_tag(),
         /*look_back_delay=*/{0, 0},  // below, for the kernel that runs
-        /*keys_vectorized=*/aligned_to(d_keys, vector_alignment<K, VEC>())};
-    if constexpr (by_key_stageable<K, Values>()) {
+        keys_vectorized};
+    if constexpr (by_key_pointers<K, Values, KeysIn, KeysOut, ValuesOut>() && by_key_stageable<K, Values>()) {
         static_assert(kStagedByKeyPolicy.threads == kStagedScanPolicy.threads,
                       "runs_staged checks the block size against the staged scan's");
         const auto kernel = staged_reduce_by_key_kernel<K, Values, ValueOut, Op, Equal>;
@@ -93,20 +122,24 @@ void launch_by_key(const char *name, const K *d_keys, Values values, K *d_keys_o
         }
     }
     constexpr TilePolicy tuned = by_key_policy(Values::reads_values);
-    const auto kernel =
-        threads == tuned.threads
-            ? reduce_by_key_kernel<K, Values, ValueOut, Op, Equal, tuned.threads, tuned.min_blocks_per_sm>
-            : reduce_by_key_kernel<K, Values, ValueOut, Op, Equal, kAnyBlockSize.threads,
-                                   kAnyBlockSize.min_blocks_per_sm>;
+    const auto kernel = threads == tuned.threads
+                            ? reduce_by_key_kernel<K, Values, ValueOut, Op, Equal, tuned.threads,
+                                                   tuned.min_blocks_per_sm, KeysIn, KeysOut, ValuesOut>
+                            : reduce_by_key_kernel<K, Values, ValueOut, Op, Equal, kAnyBlockSize.threads,
+                                                   kAnyBlockSize.min_blocks_per_sm, KeysIn, KeysOut, ValuesOut>;
     params.look_back_delay = look_back_delay_for(kernel, name, kTileLookBackDelay, params.tiles, threads, 0);
     launch(kernel, name, blocks_for(params.tiles, 1), threads, 0, stream, params);
 }
 
-// The values of a reduce_by_key call, vector-loaded where they are aligned for it.
-template <class K, class V>
-ValueArray<V> value_array(const V *d_values, std::size_t n, const char *name) {
-    require_device_pointers(name, n, d_values, d_values);
-    return {d_values, aligned_to(d_values, vector_alignment<V, by_key_vector_items<K>()>())};
+// The values of a reduce_by_key or unique_by_key call, as the device API hands them over (a pointer
+// to const V, or an iterator): a pointer vector-loaded where it is aligned for it.
+template <class K, class V, class Input>
+ValueArray<V, Input> value_array(Input d_values, std::size_t n, const char *name) {
+    require_device_input(name, n, d_values, "values");
+    bool vectorized = false;
+    if constexpr (std::is_same_v<Input, const V *>)
+        vectorized = aligned_to(d_values, vector_alignment<V, by_key_vector_items<K>()>());
+    return {d_values, vectorized};
 }
 
 }  // namespace detail

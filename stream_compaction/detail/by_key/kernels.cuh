@@ -15,13 +15,14 @@
 namespace StreamCompaction {
 namespace detail {
 
-// Where the values of the runs come from.
-template <class V>
+// Where the values of the runs come from: a pointer to V (vector-loaded where aligned), or any
+// random-access iterator the device can read whose items convert to V (an item at a time).
+template <class V, class Input = const V *>
 struct ValueArray {
     using value_type = V;
     static constexpr bool reads_values = true;
-    const V *values;
-    bool vectorized;  // `values` is aligned for the tile's vector loads
+    Input values;
+    bool vectorized;  // `values` is a pointer aligned for the tile's vector loads
     template <int R, int VEC>
     __device__ void load_tile_values(std::size_t base, std::size_t valid, V (&items)[R][VEC]) const {
         load_tile<R, VEC>(values + base, items, valid, vectorized);
@@ -41,13 +42,18 @@ struct CountOnes {
     }
 };
 
-// What a by-key launch reads and writes. One tile per block, `tiles` blocks.
-template <class K, class Values, class ValueOut, class Op, class Equal>
+// What a by-key launch reads and writes. One tile per block, `tiles` blocks. The defaults are the
+// pointer path's (the staged kernel's only form); KeysIn may be any random-access iterator the
+// device can read whose items convert to K, KeysOut any random-access output iterator that takes a
+// K, ValuesOut any that takes a ValueOut (the type a run's value is converted to before its store:
+// a pointer's item type, else Values::value_type).
+template <class K, class Values, class ValueOut, class Op, class Equal, class KeysIn = const K *,
+          class KeysOut = K *, class ValuesOut = ValueOut *>
 struct ByKeyParams {
-    const K *keys;
+    KeysIn keys;
     Values values;          // ValueArray or CountOnes
-    K *keys_out;            // run j's first key at keys_out[j]
-    ValueOut *values_out;   // run j's values combined in order at values_out[j]
+    KeysOut keys_out;       // run j's first key at keys_out[j]
+    ValuesOut values_out;   // run j's values combined in order at values_out[j]
     std::size_t *run_count; // the tile holding item n - 1 writes the number of runs here
     std::size_t n;          // 0 < n < 2^32: counts of run starts are 32-bit
     Op op;
@@ -57,7 +63,7 @@ struct ByKeyParams {
     CallState *state;       // the call's ticket (call_state.cuh)
     u64 call_tag;
     LookBackDelay look_back_delay;
-    bool keys_vectorized;   // `keys` is aligned for 16-byte loads
+    bool keys_vectorized;   // `keys` is a pointer aligned for 16-byte loads
 };
 
 // A tile: rows of VEC keys per thread (one 16-byte access of 4-byte keys), R rows.
@@ -74,9 +80,9 @@ __host__ __device__ constexpr int by_key_rows() {
 
 // Bits r * VEC + k of `starts` and `ends`: item (r, k) of this thread is the first, the last item
 // of its run. Items at or past `valid` have neither. Every lane of every warp must call this (it
-// shuffles); the neighbours across a warp's edge are read from memory.
-template <int R, int VEC, class K, class Equal>
-__device__ __forceinline__ void find_run_edges(const K *keys, std::size_t n, std::size_t base, std::size_t valid,
+// shuffles); the neighbours across a warp's edge are read from `keys` (a pointer or an iterator).
+template <int R, int VEC, class K, class KeysIn, class Equal>
+__device__ __forceinline__ void find_run_edges(KeysIn keys, std::size_t n, std::size_t base, std::size_t valid,
                                                const K (&items)[R][VEC], Equal equal, unsigned &starts,
                                                unsigned &ends) {
     static_assert(R * VEC <= 32, "one bit per item");
@@ -90,7 +96,7 @@ __device__ __forceinline__ void find_run_edges(const K *keys, std::size_t n, std
         // The item before (r, 0) is the previous lane's last of the row; lane 0's is the previous
         // warp's, row's or tile's, read from memory.
         K before = shfl_up(items[r][VEC - 1], 1);
-        if (lane == 0 && first < valid && base + first > 0) before = keys[base + first - 1];
+        if (lane == 0 && first < valid && base + first > 0) before = static_cast<K>(keys[base + first - 1]);
 #pragma unroll
         for (int k = 0; k < VEC; ++k) {
             const std::size_t i = base + first + k;
@@ -104,7 +110,8 @@ __device__ __forceinline__ void find_run_edges(const K *keys, std::size_t n, std
         const std::size_t first = r * row_items + threadIdx.x * VEC;
         unsigned next_starts = __shfl_down_sync(kFullMask, starts >> (r * VEC) & 1u, 1);
         const std::size_t last = base + first + VEC - 1;  // the input index of item (r, VEC - 1)
-        if (lane == kWarpThreads - 1 && last + 1 < n) next_starts = !equal(items[r][VEC - 1], keys[last + 1]);
+        if (lane == kWarpThreads - 1 && last + 1 < n)
+            next_starts = !equal(items[r][VEC - 1], static_cast<K>(keys[last + 1]));
 #pragma unroll
         for (int k = 0; k < VEC; ++k) {
             const std::size_t i = base + first + k;
@@ -118,11 +125,14 @@ __device__ __forceinline__ void find_run_edges(const K *keys, std::size_t n, std
 // One tile of reduce_by_key (and of unique_by_key and run_length_encode, which are reduce_by_key
 // with another operator or other values). The inclusive scan of RunPair{starts here, value} gives
 // item i its run's number (heads - 1) and its run's values combined up to i: a run's first item
-// writes its key, its last item its value. The item n - 1 writes the count of runs.
-// Compiled for a block size of at most Threads and MinBlocks blocks an SM (tuning/policies.h).
-template <class K, class Values, class ValueOut, class Op, class Equal, int Threads, int MinBlocks>
+// writes its key, its last item its value. The item n - 1 writes the count of runs. The pointer
+// path's kernel, and the portable one: with iterators (KeysIn, KeysOut, ValuesOut, or Values over
+// one) it reads and writes an item at a time. Compiled for a block size of at most Threads and
+// MinBlocks blocks an SM (tuning/policies.h).
+template <class K, class Values, class ValueOut, class Op, class Equal, int Threads, int MinBlocks,
+          class KeysIn = const K *, class KeysOut = K *, class ValuesOut = ValueOut *>
 __global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
-    reduce_by_key_kernel(ByKeyParams<K, Values, ValueOut, Op, Equal> p) {
+    reduce_by_key_kernel(ByKeyParams<K, Values, ValueOut, Op, Equal, KeysIn, KeysOut, ValuesOut> p) {
     using V = typename Values::value_type;
     using Pair = RunPair<V>;
     constexpr int VEC = by_key_vector_items<K>();

@@ -116,10 +116,11 @@ __global__ void merge_path_plan_kernel(const Offset *offsets, long long segments
 }
 
 // ---- Two sorted arrays
+// In global memory, a and b are pointers or any random-access iterators the device can read.
 
 // Whether a's item `x` goes before b's item `y` on the path.
-template <Bound Ties, class K, class Less>
-__device__ __forceinline__ bool a_goes_first(const K &x, const K &y, Less less) {
+template <Bound Ties, class X, class Y, class Less>
+__device__ __forceinline__ bool a_goes_first(const X &x, const Y &y, Less less) {
     if constexpr (Ties == Bound::Lower) return !less(y, x);
     else return less(x, y);
 }
@@ -150,9 +151,9 @@ __device__ __forceinline__ Index merge_path_crossing(const K *a, Index a_count, 
 // its latency: a warp's 32-way search (below) pulls 64 sectors a round, and 8 pivots a thread took
 // 2^28 keys from 0.815 to 0.934 ms. Positions outside the diagonal's range are decided without a
 // load, so it stays inside both arrays whatever the keys, sorted or not.
-template <Bound Ties, class K, class Less>
-__device__ __forceinline__ long long merge_path_crossing_on_grid(const K *a, long long a_count, const K *b,
-                                                                 long long b_count, long long diagonal, Less less) {
+template <Bound Ties, class A, class B, class Less>
+__device__ __forceinline__ long long merge_path_crossing_on_grid(A a, long long a_count, B b, long long b_count,
+                                                                 long long diagonal, Less less) {
     const long long low = diagonal > b_count ? diagonal - b_count : 0;  // a's items before low go first
     const long long high = diagonal < a_count ? diagonal : a_count;    // none from high on
     long long crossing = 0;  // a's items [0, crossing) go first
@@ -165,9 +166,9 @@ __device__ __forceinline__ long long merge_path_crossing_on_grid(const K *a, lon
 
 // The same crossing in global memory, by a whole warp (every lane gets the answer): the partition
 // point of "a's pivot goes first" over [low, high), 32 pivots a round (warp_partition_point).
-template <Bound Ties, class K, class Less>
-__device__ __forceinline__ long long warp_merge_path(long long diagonal, const K *a, long long na, const K *b,
-                                                     long long nb, Less less, unsigned lane) {
+template <Bound Ties, class A, class B, class Less>
+__device__ __forceinline__ long long warp_merge_path(long long diagonal, A a, long long na, B b, long long nb,
+                                                     Less less, unsigned lane) {
     const long long low = diagonal > nb ? diagonal - nb : 0;
     const long long high = diagonal < na ? diagonal : na;
     // warp_partition_point tests only pivots in [low, high): a[pivot] and b[diagonal - 1 - pivot] in range.
@@ -179,9 +180,9 @@ __device__ __forceinline__ long long warp_merge_path(long long diagonal, const K
 // A tile's corners: the items of a consumed before diagonals `start` and `end`, found by warps 0
 // and 1 at once (warp 0 alone in a one-warp block). Run by the whole block; corners[0] and
 // corners[1] receive them (read after a __syncthreads).
-template <Bound Ties, class K, class Less>
-__device__ __forceinline__ void block_merge_corners(long long start, long long end, const K *a, long long na,
-                                                    const K *b, long long nb, Less less, long long *corners) {
+template <Bound Ties, class A, class B, class Less>
+__device__ __forceinline__ void block_merge_corners(long long start, long long end, A a, long long na, B b,
+                                                    long long nb, Less less, long long *corners) {
     const unsigned warp = threadIdx.x / kWarpThreads, lane = threadIdx.x % kWarpThreads;
     const unsigned end_warp = blockDim.x > kWarpThreads ? 1 : 0;
     if (warp == 0) {

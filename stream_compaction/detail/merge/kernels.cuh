@@ -5,13 +5,18 @@
 // tiles a corner pass before it), stages the ranges of a and b between them in shared memory
 // (coalesced loads), and each thread merges `Items` consecutive steps serially from its own
 // crossing, searched in shared memory. Every tile has the same number of steps, however the keys
-// interleave. No temporary storage.
+// interleave. No temporary storage. Inputs are pointers or any random-access iterators the device
+// can read, outputs pointers or any random-access output iterators (issue #43); arrays of the
+// staged types keep the loads from one base chosen per item, and the corner pass needs its
+// output keys to be an array of the key type (it keeps the corners there).
 #include <stream_compaction/detail/grid/dependent_launch.cuh>
 #include <stream_compaction/detail/grid/merge_path.cuh>
+#include <stream_compaction/detail/util/input.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace StreamCompaction {
 namespace detail {
@@ -60,9 +65,9 @@ __device__ __forceinline__ MergeTile clamped_tile(long long start, long long end
 
 // Tile `index`, its corners searched by two warps. Run by the whole block; ends with a
 // __syncthreads.
-template <Bound Ties, int TileItems, class K, class Less>
-__device__ __forceinline__ MergeTile find_tile(long long index, const K *a, long long na, const K *b, long long nb,
-                                               Less less, long long *corners) {
+template <Bound Ties, int TileItems, class A, class B, class Less>
+__device__ __forceinline__ MergeTile find_tile(long long index, A a, long long na, B b, long long nb, Less less,
+                                               long long *corners) {
     const long long start = index * TileItems;
     const long long end = start + TileItems < na + nb ? start + TileItems : na + nb;
     block_merge_corners<Ties>(start, end, a, na, b, nb, less, corners);
@@ -70,15 +75,17 @@ __device__ __forceinline__ MergeTile find_tile(long long index, const K *a, long
     return clamped_tile(start, end, corners[0], corners[1], na, nb);
 }
 
-// Stages the tile's keys: a's range at staged[0, a_count), b's after it. All of a thread's loads
-// are issued before its first store, so that they are in flight together.
-template <int Threads, int Items, class K>
-__device__ __forceinline__ void stage_tile(const MergeTile &tile, const K *a, const K *b, K *staged) {
+// Stages the tile's keys, as K: a's range at staged[0, a_count), b's after it. All of a thread's
+// loads are issued before its first store, so that they are in flight together.
+template <int Threads, int Items, class K, class A, class B>
+__device__ __forceinline__ void stage_tile(const MergeTile &tile, A a, B b, K *staged) {
     K loaded[Items];
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
         const int i = static_cast<int>(threadIdx.x) + k * Threads;
-        if (i < tile.count) loaded[k] = i < tile.a_count ? a[tile.a_start + i] : b[tile.b_start + (i - tile.a_count)];
+        if (i < tile.count)
+            loaded[k] = i < tile.a_count ? static_cast<K>(a[tile.a_start + i])
+                                         : static_cast<K>(b[tile.b_start + (i - tile.a_count)]);
     }
 #pragma unroll
     for (int k = 0; k < Items; ++k) {
@@ -116,6 +123,32 @@ __device__ __forceinline__ void thread_merge(const K *staged, int a_count, int c
 }
 
 // ---- merge ----
+
+// The arrays of one merge: a's and b's keys and values (values unused without HasValues) and the
+// outputs. Keys are staged and merged as a's key type, values as a's value type.
+template <class AKeys, class AValues, class BKeys, class BValues, class OutKeys, class OutValues>
+struct MergeArrays {
+    using Key = input_value_t<AKeys>;
+    using Value = input_value_t<AValues>;
+    AKeys a_keys;
+    AValues a_values;
+    long long na;
+    BKeys b_keys;
+    BValues b_values;
+    long long nb;
+    OutKeys out_keys;
+    OutValues out_values;
+    // Every input an array of the staged type: a tile's loads take one base chosen per item.
+    static constexpr bool kInputArrays = std::is_same_v<AKeys, const Key *> && std::is_same_v<BKeys, const Key *> &&
+                                         std::is_same_v<AValues, const Value *> &&
+                                         std::is_same_v<BValues, const Value *>;
+    // The output keys an array of the key type: what a corner pass keeps the tiles' corners in.
+    static constexpr bool kKeysOutArray = std::is_same_v<OutKeys, Key *>;
+};
+
+// A merge of arrays, the library's own form (pointers in and out).
+template <class K, class V>
+using ArrayMerge = MergeArrays<const K *, const V *, const K *, const V *, K *, V *>;
 
 // A merge tile's staging: its keys (a's range, then b's) and one slot of padding, then with values
 // theirs in the same order.
@@ -167,20 +200,22 @@ __device__ __forceinline__ const T *item_at(std::uintptr_t base, int i) {
 
 // Stages the tile's keys (and values) in index order, a's range first: all of a thread's loads are
 // issued before its first store, so that they are in flight together.
-template <int Threads, int Items, bool HasValues, class K, class V>
-__device__ __forceinline__ void stage_merge_tile(const MergeTile &tile, const K *a_keys, const V *a_values,
-                                                 const K *b_keys, const V *b_values, K *keys, V *values) {
+template <int Threads, int Items, bool HasValues, class Arrays, class K, class V>
+__device__ __forceinline__ void stage_merge_tile(const MergeTile &tile, const Arrays &arrays, K *keys, V *values) {
     const bool full = tile.count == Threads * Items;
-    // Item i of the tile is a's (tile.a_start + i) or b's (tile.b_start + i - a_count): one load
-    // from a chosen base plus i, not two predicated loads. b's base is moved back by a_count items
-    // as an address (integer arithmetic: a pointer before the array would be undefined), so that
-    // either base takes i alone; every address loaded is in its array.
-    const std::uintptr_t a = item_address(a_keys, tile.a_start);
-    const std::uintptr_t b = item_address(b_keys, tile.b_start - tile.a_count);
-    std::uintptr_t av = 0, bv = 0;
-    if constexpr (HasValues) {
-        av = item_address(a_values, tile.a_start);
-        bv = item_address(b_values, tile.b_start - tile.a_count);
+    // Item i of the tile is a's (tile.a_start + i) or b's (tile.b_start + i - a_count). From arrays:
+    // one load from a chosen base plus i, not two predicated loads. b's base is moved back by a_count
+    // items as an address (integer arithmetic: a pointer before the array would be undefined), so
+    // that either base takes i alone; every address loaded is in its array. From other iterators:
+    // the chosen side's item.
+    std::uintptr_t a = 0, b = 0, av = 0, bv = 0;
+    if constexpr (Arrays::kInputArrays) {
+        a = item_address(arrays.a_keys, tile.a_start);
+        b = item_address(arrays.b_keys, tile.b_start - tile.a_count);
+        if constexpr (HasValues) {
+            av = item_address(arrays.a_values, tile.a_start);
+            bv = item_address(arrays.b_values, tile.b_start - tile.a_count);
+        }
     }
     K loaded[Items];
     V loaded_values[Items];
@@ -189,8 +224,16 @@ __device__ __forceinline__ void stage_merge_tile(const MergeTile &tile, const K 
         const int i = static_cast<int>(threadIdx.x) + k * Threads;
         if (full || i < tile.count) {
             const bool from_a = i < tile.a_count;
-            loaded[k] = *item_at<K>(from_a ? a : b, i);
-            if constexpr (HasValues) loaded_values[k] = *item_at<V>(from_a ? av : bv, i);
+            if constexpr (Arrays::kInputArrays) {
+                loaded[k] = *item_at<K>(from_a ? a : b, i);
+                if constexpr (HasValues) loaded_values[k] = *item_at<V>(from_a ? av : bv, i);
+            } else {
+                const long long a_item = tile.a_start + i, b_item = tile.b_start + (i - tile.a_count);
+                loaded[k] = from_a ? static_cast<K>(arrays.a_keys[a_item]) : static_cast<K>(arrays.b_keys[b_item]);
+                if constexpr (HasValues)
+                    loaded_values[k] =
+                        from_a ? static_cast<V>(arrays.a_values[a_item]) : static_cast<V>(arrays.b_values[b_item]);
+            }
         }
     }
 #pragma unroll
@@ -233,10 +276,11 @@ __device__ __forceinline__ int serial_merge(const K *keys, int a_count, int coun
 
 // Each warp's runs are the slots [warp * 32 * Items, + 32 * Items) of the tile: the warp writes its
 // items there (its `steps` first ones each) and stores them in rows of 32 consecutive ones
-// (coalesced), with no block barrier. The staging must be free (after a block barrier).
-template <int Items, class T>
+// (coalesced), with no block barrier. The staging must be free (after a block barrier). `out`: the
+// tile's first output, a pointer or any random-access output iterator.
+template <int Items, class T, class Out>
 __device__ __forceinline__ void store_warp_runs(T *staged, const T (&run)[Items], int steps, int count, bool full,
-                                                T *out) {
+                                                Out out) {
     const int first = static_cast<int>(threadIdx.x) * Items;
 #pragma unroll
     for (int k = 0; k < Items; ++k)
@@ -255,13 +299,14 @@ __device__ __forceinline__ void store_warp_runs(T *staged, const T (&run)[Items]
 // into out_values: its keys and values are staged together; each thread merges its run of keys
 // serially; each warp then stores its runs' keys and the values they carried (two block barriers a
 // tile). Run by the whole block; `staging` holds merge_staging_bytes.
-template <int Threads, int Items, bool HasValues, class K, class V, class Less>
-__device__ __forceinline__ void merge_tile(const MergeTile &tile, const K *a_keys, const V *a_values, const K *b_keys,
-                                           const V *b_values, K *out_keys, V *out_values, Less less,
+template <int Threads, int Items, bool HasValues, class Arrays, class Less>
+__device__ __forceinline__ void merge_tile(const MergeTile &tile, const Arrays &arrays, Less less,
                                            unsigned char *staging) {
+    using K = typename Arrays::Key;
+    using V = typename Arrays::Value;
     K *keys = reinterpret_cast<K *>(staging);
     V *values = reinterpret_cast<V *>(staging + staging_second_offset<K, V>(Threads * Items + 1));
-    stage_merge_tile<Threads, Items, HasValues>(tile, a_keys, a_values, b_keys, b_values, keys, values);
+    stage_merge_tile<Threads, Items, HasValues>(tile, arrays, keys, values);
     __syncthreads();  // also orders every read of the tile's planned corners before the stores over them
     // A full tile's runs all lie inside it: `full` lets the compiler drop every bounds test there.
     const bool full = tile.count == Threads * Items;
@@ -275,23 +320,20 @@ __device__ __forceinline__ void merge_tile(const MergeTile &tile, const K *a_key
             if (full || k < steps) merged_values[k] = values[source[k]];
     }
     __syncthreads();  // every thread is done reading the staging
-    store_warp_runs<Items>(keys, merged, steps, tile.count, full, out_keys + tile.start);
+    store_warp_runs<Items>(keys, merged, steps, tile.count, full, arrays.out_keys + tile.start);
     if constexpr (HasValues)
-        store_warp_runs<Items>(values, merged_values, steps, tile.count, full, out_values + tile.start);
+        store_warp_runs<Items>(values, merged_values, steps, tile.count, full, arrays.out_values + tile.start);
 }
 
 // Stable merge of a[0, na) and b[0, nb): block b merges tile b, its corners searched by two warps.
 // For inputs of a few waves of tiles (below, many tiles take a corner pass first).
-template <int Threads, int Items, bool HasValues, class K, class V, class Less>
-__global__ void __launch_bounds__(Threads)
-    merge_kernel(const K *a_keys, const V *a_values, long long na, const K *b_keys, const V *b_values, long long nb,
-                 K *out_keys, V *out_values, Less less) {
+template <int Threads, int Items, bool HasValues, class Arrays, class Less>
+__global__ void __launch_bounds__(Threads) merge_kernel(Arrays arrays, Less less) {
     __shared__ long long corners[2];
     extern __shared__ __align__(16) unsigned char merge_staging[];
-    const MergeTile tile =
-        find_tile<Bound::Lower, Threads * Items>(blockIdx.x, a_keys, na, b_keys, nb, less, corners);
-    merge_tile<Threads, Items, HasValues>(tile, a_keys, a_values, b_keys, b_values, out_keys, out_values, less,
-                                          merge_staging);
+    const MergeTile tile = find_tile<Bound::Lower, Threads * Items>(blockIdx.x, arrays.a_keys, arrays.na,
+                                                                    arrays.b_keys, arrays.nb, less, corners);
+    merge_tile<Threads, Items, HasValues>(tile, arrays, less, merge_staging);
 }
 
 // The corner pass of a merge of `tiles` tiles: boundary k (diagonal k * T) searched by thread k,
@@ -300,51 +342,49 @@ __global__ void __launch_bounds__(Threads)
 // there, so that merge_planned_kernel takes only full tiles with corners ready, and no searches'
 // registers (31 for int keys, against 48 with them). merge_planned_kernel, launched as its
 // dependent, may start its blocks from this kernel's start on: they wait for its end before they
-// read a corner.
-template <int Threads, int Items, bool HasValues, class K, class V, class Less>
-__global__ void __launch_bounds__(Threads)
-    merge_corner_pass_kernel(const K *a_keys, const V *a_values, long long na, const K *b_keys, const V *b_values,
-                             long long nb, K *out_keys, V *out_values, Less less, long long tiles) {
+// read a corner. Output keys: an array of the key type.
+template <int Threads, int Items, bool HasValues, class Arrays, class Less>
+__global__ void __launch_bounds__(Threads) merge_corner_pass_kernel(Arrays arrays, Less less, long long tiles) {
+    static_assert(Arrays::kKeysOutArray, "the corners are kept in an array of output keys");
     allow_dependent_launch();
     constexpr int kTileItems = Threads * Items;
     if (blockIdx.x + 1 == gridDim.x) {
         __shared__ long long corners[2];
         extern __shared__ __align__(16) unsigned char merge_staging[];
-        const MergeTile tile = find_tile<Bound::Lower, kTileItems>(tiles - 1, a_keys, na, b_keys, nb, less, corners);
-        merge_tile<Threads, Items, HasValues>(tile, a_keys, a_values, b_keys, b_values, out_keys, out_values, less,
-                                              merge_staging);
+        const MergeTile tile = find_tile<Bound::Lower, kTileItems>(tiles - 1, arrays.a_keys, arrays.na, arrays.b_keys,
+                                                                   arrays.nb, less, corners);
+        merge_tile<Threads, Items, HasValues>(tile, arrays, less, merge_staging);
         return;
     }
     const long long boundary = static_cast<long long>(blockIdx.x) * Threads + threadIdx.x;
     if (boundary >= tiles) return;
-    const long long crossing =
-        merge_path_crossing_on_grid<Bound::Lower>(a_keys, na, b_keys, nb, boundary * kTileItems, less);
-    constexpr std::size_t kTileBytes = static_cast<std::size_t>(kTileItems) * sizeof(K);
-    unsigned char *out = reinterpret_cast<unsigned char *>(out_keys);
+    const long long crossing = merge_path_crossing_on_grid<Bound::Lower>(arrays.a_keys, arrays.na, arrays.b_keys,
+                                                                         arrays.nb, boundary * kTileItems, less);
+    constexpr std::size_t kTileBytes = static_cast<std::size_t>(kTileItems) * sizeof(typename Arrays::Key);
+    unsigned char *out = reinterpret_cast<unsigned char *>(arrays.out_keys);
     const bool aligned8 = reinterpret_cast<std::uintptr_t>(out) % 8 == 0;
     if (boundary < tiles - 1) store_corner(out + boundary * kTileBytes, crossing, aligned8);
     if (boundary > 0) store_corner(out + (boundary - 1) * kTileBytes + 8, crossing, aligned8);
 }
 
 // The full tiles of a merge after its corner pass: block b merges tile b, once the pass has ended.
-template <int Threads, int Items, bool HasValues, class K, class V, class Less>
-__global__ void __launch_bounds__(Threads)
-    merge_planned_kernel(const K *a_keys, const V *a_values, long long na, const K *b_keys, const V *b_values,
-                         long long nb, K *out_keys, V *out_values, Less less) {
+template <int Threads, int Items, bool HasValues, class Arrays, class Less>
+__global__ void __launch_bounds__(Threads) merge_planned_kernel(Arrays arrays, Less less) {
+    static_assert(Arrays::kKeysOutArray, "the corners are kept in an array of output keys");
     extern __shared__ __align__(16) unsigned char merge_staging[];
     wait_for_prior_grid();
-    const MergeTile tile = planned_tile<Threads * Items>(blockIdx.x, na, nb, out_keys);
-    merge_tile<Threads, Items, HasValues>(tile, a_keys, a_values, b_keys, b_values, out_keys, out_values, less,
-                                          merge_staging);
+    const MergeTile tile = planned_tile<Threads * Items>(blockIdx.x, arrays.na, arrays.nb, arrays.out_keys);
+    merge_tile<Threads, Items, HasValues>(tile, arrays, less, merge_staging);
 }
 
 // out[i] = the bound of needles[i] in haystack[0, n_haystack) (Ties: Lower, the haystack's items
 // ordered before it; Upper, those not ordered after it), for sorted needles: the merge of needles
 // (a) and haystack (b) with those ties takes needle i after exactly that many haystack items. The
-// bounds are collected in shared memory by needle and stored in coalesced rows.
-template <int Items, Bound Ties, class K, class Index, class Less>
+// bounds are collected in shared memory by needle, as Index, and stored in coalesced rows. Keys
+// staged as K.
+template <int Items, Bound Ties, class K, class Index, class Needles, class Haystack, class Out, class Less>
 __global__ void __launch_bounds__(kMergeThreads)
-    sorted_search_kernel(const K *needles, long long n_needles, const K *haystack, long long n_haystack, Index *out,
+    sorted_search_kernel(Needles needles, long long n_needles, Haystack haystack, long long n_haystack, Out out,
                          Less less) {
     constexpr int kTileItems = kMergeThreads * Items;
     __shared__ long long corners[2];
@@ -353,7 +393,7 @@ __global__ void __launch_bounds__(kMergeThreads)
     Index *bounds = reinterpret_cast<Index *>(search_staging + staging_second_offset<K, Index>(kTileItems));
 
     const MergeTile tile = find_tile<Ties, kTileItems>(blockIdx.x, needles, n_needles, haystack, n_haystack, less, corners);
-    stage_tile<kMergeThreads, Items>(tile, needles, haystack, staged);
+    stage_tile<kMergeThreads, Items, K>(tile, needles, haystack, staged);
     __syncthreads();
     // Each of the tile's needles is taken by exactly one step of one thread.
     thread_merge<Ties, Items>(staged, tile.a_count, tile.count, less,
@@ -369,10 +409,10 @@ __global__ void __launch_bounds__(kMergeThreads)
 }
 
 // Needles in any order: one thread per needle, a binary search of the haystack (thrust's
-// vectorized lower_bound and upper_bound).
-template <Bound Which, class K, class Index, class Less>
+// vectorized lower_bound and upper_bound). Each needle read once, as K.
+template <Bound Which, class K, class Index, class Haystack, class Needles, class Out, class Less>
 __global__ void __launch_bounds__(kBinarySearchThreads)
-    binary_search_kernel(const K *haystack, long long n, const K *needles, long long m, Index *out, Less less) {
+    binary_search_kernel(Haystack haystack, long long n, Needles needles, long long m, Out out, Less less) {
     const long long i = static_cast<long long>(blockIdx.x) * kBinarySearchThreads + threadIdx.x;
     if (i >= m) return;
     const K needle = needles[i];

@@ -30,23 +30,45 @@ void require_disjoint(const char *name, const T *in, const T *out, std::size_t n
         throw std::invalid_argument(std::string(name) + ": the output overlaps the input");
 }
 
-// The sort behind every entry point, comparing keys as `order` says. `max_portion_keys` (at most
-// kRadixMaxPortionKeys) lets the tests reach the multi-portion path with small inputs.
-template <class Key, class Value, int Items = kRadixItemsPerThread<Key>>
-void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const Value *d_values_in,
-                Value *d_values_out, std::size_t n, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env,
+// What the onesweep kernel reads values from: a pointer to Value's (or none: a null pointer, a
+// keys-only sort's) as const Value *, any other input (a RadixIteratorValues) as it is.
+template <class Value, class ValuesIn>
+using radix_values_in_t = std::conditional_t<std::is_convertible_v<ValuesIn, const Value *>, const Value *, ValuesIn>;
+
+// The checks of every sort, made before anything is enqueued or allocated. Values from an iterator:
+// only their output can be checked.
+template <class Key, class Value, class ValuesIn>
+void require_radix_arguments(const char *name, const Key *d_keys_in, const Key *d_keys_out, ValuesIn d_values_in,
+                             const Value *d_values_out, std::size_t n) {
+    require_device_pointers(name, n, d_keys_in, d_keys_out);
+    require_disjoint(name, d_keys_in, d_keys_out, n);
+    if constexpr (!kRadixHasValues<Value>) {
+        return;
+    } else if constexpr (std::is_pointer_v<radix_values_in_t<Value, ValuesIn>>) {
+        const auto values_in = static_cast<const Value *>(d_values_in);
+        require_device_pointers(name, n, values_in, d_values_out);
+        require_disjoint(name, values_in, d_values_out, n);
+    } else {
+        require_device_input(name, n, d_values_out, "values output");
+    }
+}
+
+// The sort behind every entry point, comparing keys as `order` says. Values (of a pair sort) come
+// from a pointer to Value's or a RadixIteratorValues, which the first active pass reads; every path
+// takes that pass (with all keys equal, the last digit's), so none copies values in another way.
+// `max_portion_keys` (at most kRadixMaxPortionKeys) lets the tests reach the multi-portion path with
+// small inputs.
+template <class Key, class Value, int Items = kRadixItemsPerThread<Key>, class ValuesIn = const Value *>
+void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, ValuesIn d_values_in, Value *d_values_out,
+                std::size_t n, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env,
                 std::size_t max_portion_keys = kRadixMaxPortionKeys, RadixOrder<Key> order = radix_ascending<Key>()) {
     static_assert(radix_key_type<Key>(), "radix sort keys are integers of 4 or 8 bytes, float or double");
     constexpr int kDigits = radix_digits<Key>();
     constexpr bool kHasValues = kRadixHasValues<Value>;
     static_assert(!kHasValues || (std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8)),
                   "radix sort values are trivially copyable types of 4 or 8 bytes");
-    require_device_pointers(name, n, d_keys_in, d_keys_out);
-    require_disjoint(name, d_keys_in, d_keys_out, n);
-    if constexpr (kHasValues) {
-        require_device_pointers(name, n, d_values_in, d_values_out);
-        require_disjoint(name, d_values_in, d_values_out, n);
-    }
+    using Input = radix_values_in_t<Value, ValuesIn>;
+    require_radix_arguments(name, d_keys_in, d_keys_out, d_values_in, d_values_out, n);
     if (n == 0) return;
     if (max_portion_keys == 0 || max_portion_keys > kRadixMaxPortionKeys)
         throw std::invalid_argument(std::string(name) + ": portion size out of range");
@@ -61,11 +83,11 @@ void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const V
     unsigned *status = reinterpret_cast<unsigned *>(temp + layout.status);
     RadixPassPlan *plans = reinterpret_cast<RadixPassPlan *>(temp + layout.plans);
     u64 *bases = reinterpret_cast<u64 *>(temp + layout.bases);
-    RadixBuffers<Key, Value> buffers{d_keys_in, d_keys_out, reinterpret_cast<Key *>(temp + layout.keys_alternate),
-                                     nullptr, nullptr, nullptr};
-    if constexpr (kHasValues)
-        buffers = {d_keys_in, d_keys_out, buffers.keys_alternate, d_values_in, d_values_out,
-                   reinterpret_cast<Value *>(temp + layout.values_alternate)};
+    Key *keys_alternate = reinterpret_cast<Key *>(temp + layout.keys_alternate);
+    Value *values_alternate = nullptr;
+    if constexpr (kHasValues) values_alternate = reinterpret_cast<Value *>(temp + layout.values_alternate);
+    const RadixBuffers<Key, Value, Input> buffers{d_keys_in,          d_keys_out,   keys_alternate,
+                                                  Input(d_values_in), d_values_out, values_alternate};
 
     SC_CUDA_CHECK(cudaMemsetAsync(temp, 0, layout.zeroed_bytes, stream));
     const unsigned histogram_blocks =
@@ -80,8 +102,8 @@ void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, const V
         for (std::size_t portion = 0; portion < layout.portions; ++portion) {
             const std::size_t first_tile = portion * layout.portion_tiles;
             const std::size_t tiles = std::min(layout.portion_tiles, layout.tiles - first_tile);
-            launch(radix_onesweep_kernel<Key, Value, Items>, "radix_onesweep_kernel", blocks_for(tiles, 1), threads,
-                   shared_bytes, stream, buffers, n, digit, order, plans,
+            launch(radix_onesweep_kernel<Key, Value, Items, Input>, "radix_onesweep_kernel", blocks_for(tiles, 1),
+                   threads, shared_bytes, stream, buffers, n, digit, order, plans,
                    tile_counters + digit * layout.portions + portion, status + digit * layout.tiles * kRadixBins,
                    bases + digit * layout.portions * kRadixBins, portion, layout.portions, first_tile, tiles);
         }

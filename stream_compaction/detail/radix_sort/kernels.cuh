@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -104,12 +105,43 @@ struct RadixPassPlan {
     int destination;  // kRadixOutput or kRadixAlternate
 };
 
-template <class Key, class Value>
+// The raw bits a pair sort moves its values as (values only travel with their keys): one kernel per
+// value size.
+template <class Value>
+struct RadixValueBits {
+    static_assert(std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8),
+                  "radix sort values are trivially copyable types of 4 or 8 bytes");
+    using type = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;
+};
+
+template <class Value>
+using radix_value_bits_t = typename RadixValueBits<Value>::type;
+
+// Values that are not Value's in an array (a counting or transform iterator, a pointer to another
+// type): item i is Input's item i converted to Value, read as Value's bits. Only the first active
+// pass reads it; the later passes read the sort's own buffers.
+template <class Input, class Value, class Bits>
+struct RadixIteratorValues {
+    Input input;
+    __device__ RadixIteratorValues operator+(std::size_t offset) const {
+        return {input + static_cast<typename std::iterator_traits<Input>::difference_type>(offset)};
+    }
+    __device__ Bits operator[](unsigned i) const {
+        const Value value = static_cast<Value>(input[i]);
+        Bits bits;
+        memcpy(&bits, &value, sizeof bits);
+        return bits;
+    }
+};
+
+// ValuesIn: const Value * (an array of the values' bits, or none in a keys-only sort), or a
+// RadixIteratorValues.
+template <class Key, class Value, class ValuesIn = const Value *>
 struct RadixBuffers {
     const Key *keys_in;
     Key *keys_out;
     Key *keys_alternate;
-    const Value *values_in;
+    ValuesIn values_in;
     Value *values_out;
     Value *values_alternate;
 };
@@ -291,11 +323,11 @@ constexpr int kRadixRankGroup = 8;
 // tile's keys by the digit, looks back for each bin, and scatters. The tile's keys are laid out by
 // warp: warp w owns the w-th run of 32 * ITEMS keys, lane l's item k is the run's key k * 32 + l, so
 // ranking item by item, lane by lane, keeps equal digits in input order (stability).
-template <class Key, class Value, int ITEMS>
+template <class Key, class Value, int ITEMS, class ValuesIn = const Value *>
 __global__ void __launch_bounds__(kRadixMaxThreads) radix_onesweep_kernel(
-    RadixBuffers<Key, Value> buffers, std::size_t n, int digit, RadixOrder<Key> order, const RadixPassPlan *plans,
-    unsigned *tile_counter, unsigned *status, u64 *bases, std::size_t portion, std::size_t portions,
-    std::size_t portion_first_tile, std::size_t portion_tiles) {
+    RadixBuffers<Key, Value, ValuesIn> buffers, std::size_t n, int digit, RadixOrder<Key> order,
+    const RadixPassPlan *plans, unsigned *tile_counter, unsigned *status, u64 *bases, std::size_t portion,
+    std::size_t portions, std::size_t portion_first_tile, std::size_t portion_tiles) {
     const RadixPassPlan plan = plans[digit];
     if (!plan.active) return;
     constexpr bool kHasValues = kRadixHasValues<Value>;
@@ -466,12 +498,22 @@ __global__ void __launch_bounds__(kRadixMaxThreads) radix_onesweep_kernel(
         }
     }
     if constexpr (kHasValues) {
-        const Value *tile_values =
-            radix_pick(plan.source, buffers.values_in, buffers.values_out, buffers.values_alternate) + tile_first;
         Value values[ITEMS];
+        const auto load_values = [&](auto tile_values) {  // tile_values[s]: the value of the tile's item s
 #pragma unroll
-        for (int k = 0; k < ITEMS; ++k)
-            if (present(k)) values[k] = tile_values[warp_first + k * kWarpThreads + lane];
+            for (int k = 0; k < ITEMS; ++k)
+                if (present(k)) values[k] = tile_values[warp_first + k * kWarpThreads + lane];
+        };
+        if constexpr (std::is_pointer_v<ValuesIn>) {
+            load_values(radix_pick(plan.source, buffers.values_in, buffers.values_out, buffers.values_alternate) +
+                        tile_first);
+        } else if (plan.source == kRadixInput) {
+            // The first active pass, whichever digit it is: item i's value is the iterator's item i,
+            // so a counting iterator's argsort needs no array of indices.
+            load_values(buffers.values_in + tile_first);
+        } else {
+            load_values((plan.source == kRadixOutput ? buffers.values_out : buffers.values_alternate) + tile_first);
+        }
 #pragma unroll
         for (int k = 0; k < ITEMS; ++k)
             if (present(k)) staged_values[rank[k]] = values[k];

@@ -14,11 +14,13 @@
 #include <stream_compaction/support/call_environment.h>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_api.h>
+#include <stream_compaction/support/half_precision.cuh>
 #include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/support/reduction.h>
 #include <stream_compaction/tuning/call_tuning.h>
 #include <stream_compaction/tuning/policies.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <stdexcept>
@@ -54,13 +56,17 @@ TempLayout<2> level_layout(std::size_t n, ReduceStrategy strategy) {
 }
 
 // n = 0 needs none (the result is written by one kernel); the atomics strategy never does.
+// 16-bit floats: also for their sums in float.
 template <class T>
 std::size_t reduce_temp_bytes_for(std::size_t n, ReduceStrategy strategy) {
     if (n == 0) return 0;
     switch (strategy) {
     case ReduceStrategy::Tree:
     case ReduceStrategy::Group: return level_layout<T>(n, strategy).bytes();
-    case ReduceStrategy::Chunked: return chunked_layout<T, T>(n).bytes();
+    case ReduceStrategy::Chunked:
+        if constexpr (is_half_precision_v<T>)
+            return std::max(chunked_layout<T, T>(n).bytes(), chunked_layout<float, float>(n).bytes());
+        return chunked_layout<T, T>(n).bytes();
     case ReduceStrategy::Atomics: return 0;
     }
     return 0;
@@ -218,11 +224,11 @@ void launch_ordered(Items items, std::size_t n, Fold fold, Done done, const Call
 // single-tile kernel for one tile of the block size, or of a block up to kReduceWideBlockThreads
 // wide; one cluster of striped blocks for a few tiles more (a kernel compiled for sm_90 on); and
 // the striped kernel with the last block's combine above that. Any other operator takes the ordered
-// kernel. n > 0; d_temp holds chunked_layout<T, T>(n).
-template <class T, class Op, class Items>
-void chunked_reduce(Items items, std::size_t n, Op op, T identity, T *d_out, void *d_temp, const CallEnvironment &env) {
-    using Finish = WriteCombined<T, Op>;
-    const Finish finish{d_out, op, identity};
+// kernel. n > 0; d_temp holds chunked_layout<T, T>(n) (T: the items' type); finish(total) writes
+// the result (WriteCombined: op(identity, total)).
+template <class Op, class Items, class Finish>
+void chunked_reduce(Items items, std::size_t n, Op op, Finish finish, void *d_temp, const CallEnvironment &env) {
+    using T = typename Items::Item;
     if constexpr (is_commutative<Op, T>::value) {
         // The block size read once: the tile it sizes is the tile the kernel reads.
         const int threads = reduce_threads(env.tuning);
@@ -298,6 +304,14 @@ void group_reduce(const T *d_in, std::size_t n, Op op, T identity, T *d_out, voi
 
 // ---- every strategy, for the device API ----
 
+// A sum of 16-bit floats (support/half_precision.cuh): their chunked reduction in float, rounded
+// once. Storage: chunked_layout<float, float>(n).
+template <class T>
+void widened_sum(const T *d_in, std::size_t n, T identity, T *d_out, void *d_temp, const CallEnvironment &env) {
+    if (n == 0) return write_value(d_out, identity, env.stream);
+    chunked_reduce(WidenedItems<T>{d_in}, n, Sum{}, WriteNarrowedSum<T>{d_out, to_float(identity)}, d_temp, env);
+}
+
 template <class T, class Op>
 void reduce_by(const char *name, ReduceStrategy strategy, const T *d_in, std::size_t n, Op op, T identity, T *d_out,
                void *d_temp, const CallEnvironment &env) {
@@ -312,7 +326,9 @@ void reduce_by(const char *name, ReduceStrategy strategy, const T *d_in, std::si
     switch (strategy) {
     case ReduceStrategy::Tree: tree_reduce(d_in, n, op, identity, d_out, d_temp, env); return;
     case ReduceStrategy::Group: group_reduce(d_in, n, op, identity, d_out, d_temp, env); return;
-    case ReduceStrategy::Chunked: chunked_reduce(items, n, op, identity, d_out, d_temp, env); return;
+    case ReduceStrategy::Chunked:
+        chunked_reduce(items, n, op, WriteCombined<T, Op>{d_out, op, identity}, d_temp, env);
+        return;
     case ReduceStrategy::Atomics: atomic_reduce(items, n, op, identity, d_out, env); return;
     }
     throw std::invalid_argument(std::string(name) + ": unknown strategy " + std::to_string(static_cast<int>(strategy)));

@@ -18,6 +18,7 @@
 #include <stream_compaction/detail/block/tile_scan.cuh>  // Vector
 #include <stream_compaction/detail/reduce/segment_tuple.h>
 #include <stream_compaction/detail/warp/warp_scan.cuh>  // Partial
+#include <stream_compaction/support/half_precision.cuh>
 
 #include <cstddef>
 
@@ -122,6 +123,14 @@ struct WriteCombined {
     Op op;
     T identity;
     __device__ __forceinline__ void operator()(const T &total) const { *out = op(identity, total); }
+};
+
+// *out = the float sum identity + total, rounded to the 16-bit T once.
+template <class T>
+struct WriteNarrowedSum {
+    T *out;
+    float identity;
+    __device__ __forceinline__ void operator()(const float &total) const { *out = from_float<T>(identity + total); }
 };
 
 struct WriteMaxSegment {

@@ -4,6 +4,7 @@
 // materialized). Both give item(i) and vector<VEC>(i, items) (the VEC items at [i, i + VEC), all
 // below n). Indices are std::size_t throughout: n may exceed 2^31.
 #include <stream_compaction/detail/util/vector_access.cuh>
+#include <stream_compaction/support/half_precision.cuh>
 
 #include <cstddef>
 #include <cstdint>
@@ -40,6 +41,33 @@ struct ArrayItems {
         } else {
 #pragma unroll
             for (int k = 0; k < VEC; ++k) items[k] = data[i + k];
+        }
+    }
+};
+
+// Items of an array of 16-bit floats, as floats (their sums accumulate in float:
+// support/half_precision.cuh). Vectorized: a vector's VEC items are one load of VEC * 2 bytes.
+template <class T>
+struct WidenedItems {
+    using Item = float;
+    static constexpr bool kCanVectorize = true;
+    const T *data;
+
+    bool vectorizable() const {
+        return reinterpret_cast<std::uintptr_t>(data) % vector_alignment<T, vector_items<float>()>() == 0;
+    }
+
+    __device__ __forceinline__ float item(std::size_t i) const { return to_float(data[i]); }
+
+    template <int VEC, bool Vectorized>
+    __device__ __forceinline__ void vector(std::size_t i, float (&items)[VEC]) const {
+        if constexpr (Vectorized) {
+            const Vector<T, VEC> v = *reinterpret_cast<const Vector<T, VEC> *>(data + i);
+#pragma unroll
+            for (int k = 0; k < VEC; ++k) items[k] = to_float(v.item[k]);
+        } else {
+#pragma unroll
+            for (int k = 0; k < VEC; ++k) items[k] = to_float(data[i + k]);
         }
     }
 };

@@ -99,6 +99,30 @@ void single_pass_scan(const char *name, const T *d_in, T *d_out, std::size_t n, 
            storage.state, next_call_tag(), delay, vectorized);
 }
 
+// A scan of 16-bit floats under a sum: in float, on the portable kernel at float's tiles (the staged
+// kernel moves items as they are stored). Its storage is float's scan's.
+template <bool Exclusive, class T>
+void widened_scan(const char *name, const T *d_in, T *d_out, std::size_t n, T init, void *d_temp,
+                  std::size_t temp_bytes, const CallEnvironment &env) {
+    require_device_pointers(name, n, d_in, d_out);
+    if (n == 0) return;
+    require_temp_storage(name, d_temp, temp_bytes, single_pass_temp_bytes<float>(n));
+    const int threads = single_pass_threads(env.tuning);
+    const std::size_t tiles = (n + tile_items_for<float>(threads) - 1) / tile_items_for<float>(threads);
+    constexpr std::size_t kRowAlignment = vector_alignment<T, vector_items<float>()>();
+    const bool vectorized = reinterpret_cast<std::uintptr_t>(d_in) % kRowAlignment == 0 &&
+                            reinterpret_cast<std::uintptr_t>(d_out) % kRowAlignment == 0;
+    const SinglePassStorage storage = carve_single_pass<float>(n, d_temp);
+    constexpr TilePolicy tuned = scan_policy<float>();
+    const auto kernel =
+        threads == tuned.threads
+            ? widened_scan_kernel<T, Exclusive, tuned.threads, tuned.min_blocks_per_sm>
+            : widened_scan_kernel<T, Exclusive, kAnyBlockSize.threads, kAnyBlockSize.min_blocks_per_sm>;
+    const LookBackDelay delay = look_back_delay_for(kernel, name, kScanLookBackDelay, tiles, threads, 0);
+    launch(kernel, name, blocks_for(tiles, 1), threads, 0, env.stream, d_in, d_out, n, to_float(init), storage.status,
+           tiles, storage.state, next_call_tag(), delay, vectorized);
+}
+
 template <class T, class Op, class Load, class Store>
 void transform_scan(std::size_t n, Load load, Store store, Op op, void *d_temp, std::size_t temp_bytes,
                     const CallEnvironment &env) {

@@ -6,6 +6,8 @@
 #include <stream_compaction/detail/grid/decoupled_look_back.cuh>
 #include <stream_compaction/detail/grid/fixed_order_look_back.cuh>
 #include <stream_compaction/detail/grid/tile_status.cuh>
+#include <stream_compaction/support/half_precision.cuh>
+#include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cuda/barrier>
@@ -76,6 +78,29 @@ __global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
         },
         [&](std::size_t base, std::size_t valid, const T (&items)[R][VEC]) {
             store_tile<R, VEC>(out + base, items, valid, vectorized);
+        });
+}
+
+// The same for 16-bit floats under a sum (support/half_precision.cuh): each row's VEC items read as
+// one vector of T's (8 bytes) where `vectorized` (the arrays aligned to it), scanned as floats
+// (float's tile and look-back), each result rounded to T once.
+template <class T, bool Exclusive, int Threads, int MinBlocks>
+__global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
+    widened_scan_kernel(const T *in, T *out, std::size_t n, float init, void *status_storage, std::size_t tiles,
+                        CallState *state, u64 call_tag, LookBackDelay delay, bool vectorized) {
+    constexpr int VEC = vector_items<float>();
+    constexpr int R = kSinglePassVectorsPerThread;
+    scan_tile<float, R, Sum, Exclusive>(
+        n, Sum{}, Partial<float>{init, Exclusive}, status_storage, tiles, state, call_tag, delay,
+        [&](std::size_t base, std::size_t valid, float (&items)[R][VEC]) {
+            T raw[R][VEC];
+            load_tile<R, VEC>(in + base, raw, valid, vectorized);
+            for_tile_items<R, VEC>(valid, [&](int r, int k, std::size_t) { items[r][k] = to_float(raw[r][k]); });
+        },
+        [&](std::size_t base, std::size_t valid, const float (&items)[R][VEC]) {
+            T raw[R][VEC];
+            for_tile_items<R, VEC>(valid, [&](int r, int k, std::size_t) { raw[r][k] = from_float<T>(items[r][k]); });
+            store_tile<R, VEC>(out + base, raw, valid, vectorized);
         });
 }
 

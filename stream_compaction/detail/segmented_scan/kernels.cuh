@@ -1,27 +1,33 @@
 #pragma once
 // Segmented scan kernels: heads from flags or from a bitmap built from offsets, the scan of
-// (head, value) pairs, and the functors of the conversions between segment descriptions.
+// (head, value) pairs, and the functors of the conversions between segment descriptions. Values,
+// flags and offsets come from pointers to const or from any random-access iterator the device can
+// read; results go to a pointer or to any random-access output iterator (the dispatch unwraps
+// contiguous ones to pointers, which alone take vector loads and stores).
 #include <stream_compaction/detail/util/array_access.cuh>
 #include <stream_compaction/detail/grid/merge_path.cuh>
 #include <stream_compaction/detail/scan/kernels.cuh>
 #include <stream_compaction/detail/segmented_scan/segmented_pair.cuh>
+#include <stream_compaction/detail/util/input.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace StreamCompaction {
 namespace detail {
 
 __host__ __device__ inline std::size_t head_bit_words(std::size_t n) { return (n + 31) / 32; }
 
-// Heads read from the caller's flags, a scan tile's at a time (one vector load per row where the
-// flags are aligned for it).
-template <class Flag>
+// Heads read from the caller's flags (a pointer to const or an iterator), a scan tile's at a time:
+// one vector load per row where the flags are a pointer aligned for it, else an item at a time.
+template <class Flags>
 struct FlagHeads {
-    const Flag *flags;
+    Flags flags;
     bool vectorized;
     template <int R, int VEC>
     __device__ void load_tile_heads(std::size_t base, std::size_t valid, unsigned (&heads)[R][VEC]) const {
+        using Flag = input_value_t<Flags>;
         Flag loaded[R][VEC];
         load_tile<R, VEC>(flags + base, loaded, valid, vectorized);
 #pragma unroll
@@ -50,12 +56,26 @@ struct BitHeads {
     }
 };
 
+// Writes a tile's results from `out` (the tile's start) on: store_tile's vector stores where `out`
+// is a pointer to V (when `vectorized`), else an item at a time into any output iterator or pointer
+// of another type, each result converted to what it takes.
+template <int R, int VEC, class V, class Output>
+__device__ __forceinline__ void store_tile_results(Output out, const V (&results)[R][VEC], std::size_t valid,
+                                                   bool vectorized) {
+    if constexpr (std::is_same_v<Output, V *>)
+        store_tile<R, VEC>(out, results, valid, vectorized);
+    else
+        for_tile_items<R, VEC>(valid, [&](int r, int k, std::size_t i) { out[i] = results[r][k]; });
+}
+
 // A segmented scan of values under heads: the scan of (head, value) pairs, loaded and stored a
 // row at a time. The exclusive result of item i is init at a head, else init combined with the
 // exclusive pair's value (the segment's values before i): each thread reads and writes only its
-// own items, so both forms may run in place.
-template <class V, class Heads, class Op, bool Exclusive>
-__global__ void __launch_bounds__(1024) segmented_scan_kernel(const V *values, Heads heads, V *out, std::size_t n,
+// own items, so both forms may run in place. `values` is a pointer to const V or an iterator of
+// V's, `out` a pointer or an output iterator; `vectorized` says the pointers to V among them are
+// aligned for vector accesses (which only those take).
+template <class V, class Values, class Heads, class Output, class Op, bool Exclusive>
+__global__ void __launch_bounds__(1024) segmented_scan_kernel(Values values, Heads heads, Output out, std::size_t n,
                                                               Op op, V init, bool vectorized, void *status_storage,
                                                               std::size_t tiles, CallState *state, u64 call_tag,
                                                               LookBackDelay delay) {
@@ -90,7 +110,7 @@ __global__ void __launch_bounds__(1024) segmented_scan_kernel(const V *values, H
                     results[r][k] = !Exclusive                       ? items[r][k].value
                                     : (starts >> (r * VEC + k) & 1u) ? init
                                                                      : op(init, items[r][k].value);
-            store_tile<R, VEC>(out + base, results, valid, vectorized);
+            store_tile_results<R, VEC>(out + base, results, valid, vectorized);
         });
 }
 
@@ -115,11 +135,13 @@ __host__ __device__ inline std::size_t head_bits_blocks(std::size_t n) {
 // Each word is written once, whole, by the block that owns it: no zeroing pass and no global
 // atomics (one atomic per head, or per word and warp, took 0.1 ms at 16.7 million segments on an
 // H100). Warps 0 and 1 find the tile's segments in the ascending offsets; the block then reads
-// their starts once, coalesced, and sets the bits in shared memory.
-template <class Offset, class PerSegment>
-__global__ void __launch_bounds__(kHeadBitsThreads) head_bits_kernel(const Offset *offsets, std::size_t segments,
+// their starts once, coalesced, and sets the bits in shared memory. `offsets`: a pointer to const or
+// any random-access iterator the device can read.
+template <class Offsets, class PerSegment>
+__global__ void __launch_bounds__(kHeadBitsThreads) head_bits_kernel(Offsets offsets, std::size_t segments,
                                                                      std::size_t n, unsigned *bits,
                                                                      PerSegment per_segment) {
+    using Offset = input_value_t<Offsets>;
     __shared__ unsigned tile_bits[kHeadBitsThreads];
     __shared__ long long tile_segments[2];  // the first segment starting in the tile, and one past the last
     const unsigned warp = threadIdx.x / kWarpThreads, lane = threadIdx.x % kWarpThreads;

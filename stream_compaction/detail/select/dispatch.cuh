@@ -42,7 +42,7 @@ struct SelectLaunch {
 
 // Whether a launch reads T's from a pointer and writes them to a pointer: the staged kernel's and
 // the vector loads' condition (any other input or output takes the portable kernel, an item at a
-// time; the device API hands pointers over as const T * and T *: select_input below, and
+// time; the device API hands pointers over as const T * and T *: read_only_input (util/input.cuh), and
 // unwrap_input for the output).
 template <class T, class Input, class Output>
 constexpr bool pointers_of_items() {
@@ -104,7 +104,7 @@ void launch_select(const char *name, SelectLaunch<T, Keep, Input, Output> plan, 
     launch(kernel, name, blocks_for(plan.params.tiles, 1), plan.threads, plan.staging_bytes, stream, plan.params);
 }
 
-// select_if, select_flagged, unique: one pass. T's from `d_in` to `d_out` (select_input and
+// select_if, select_flagged, unique: one pass. T's from `d_in` to `d_out` (read_only_input and
 // unwrap_input); the staged kernel where both are pointers to T.
 template <class T, class Keep, class Input, class Output>
 void single_pass_select(const char *name, Input d_in, Output d_out, std::size_t *d_count, std::size_t n, Keep keep,
@@ -158,18 +158,6 @@ void single_pass_stable_partition(const char *name, Input d_in, Output d_out, st
            stream, d_in, n, keep, total_true);
     SC_CUDA_CHECK(cudaMemcpyAsync(d_count, total_true, sizeof(u64), cudaMemcpyDeviceToDevice, stream));
     launch_select<StagedFalses::InOrder>(name, *plan, stream);
-}
-
-// What the device API hands the dispatch: a contiguous input (pointer, thrust::device_ptr, ...) as
-// a pointer to const T, so that T * and const T * take one path; any other iterator as it is.
-template <class T, class Input>
-auto select_input(Input d_in) {
-    const auto unwrapped = unwrap_input(d_in);
-    if constexpr (std::is_pointer_v<decltype(unwrapped)> &&
-                  std::is_same_v<std::remove_cv_t<std::remove_pointer_t<decltype(unwrapped)>>, T>)
-        return static_cast<const T *>(unwrapped);
-    else
-        return unwrapped;
 }
 
 }  // namespace detail

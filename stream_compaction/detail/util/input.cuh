@@ -24,5 +24,18 @@ auto unwrap_input(Input input) {
 template <class Input>
 using unwrapped_input_t = decltype(unwrap_input(std::declval<Input>()));
 
+// What a device API hands its dispatch: a contiguous input (a pointer, thrust::device_ptr, what
+// unwrap_input unwraps) as a pointer to const, so that T * and const T * take one path and one
+// kernel; any other input unwrapped as it is.
+template <class Input>
+auto read_only_input(Input input) {
+    const auto unwrapped = unwrap_input(input);
+    using Unwrapped = std::remove_cv_t<decltype(unwrapped)>;
+    if constexpr (std::is_pointer_v<Unwrapped>)
+        return static_cast<const std::remove_pointer_t<Unwrapped> *>(unwrapped);
+    else
+        return unwrapped;
+}
+
 }  // namespace detail
 }  // namespace StreamCompaction
