@@ -353,7 +353,7 @@ TEST_F(GpuSpmvHalf, DeviceCsrFromHalfFloatOrDoubleHostMatrices) {
 }
 
 // One call captured into a graph, replayed on new x (and new y for beta != 0), for each of ours,
-// with the caller's storage.
+// with the caller's storage at an odd address.
 template <class V>
 void checkReplays(SpmvAlgorithm algorithm) {
     SCOPED_TRACE(std::string(typeName<V>()) + ", " + SC::spmv_algorithm_name(algorithm));
@@ -365,7 +365,7 @@ void checkReplays(SpmvAlgorithm algorithm) {
     V *d_x = arena.make<V>(host.cols);
     V *d_y = arena.make<V>(host.rows);
     const std::size_t bytes = multiply.temp_bytes();
-    void *d_temp = arena.make<char>(bytes);
+    void *d_temp = arena.make<char>(bytes + 3) + 3;
     const float alpha = 1.5f, beta = -0.5f;
     std::vector<V> x, y_old;
     captureAndReplay(

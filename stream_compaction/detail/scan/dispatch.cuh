@@ -110,8 +110,7 @@ void widened_scan(const char *name, const T *d_in, T *d_out, std::size_t n, T in
     const int threads = single_pass_threads(env.tuning);
     const std::size_t tiles = (n + tile_items_for<float>(threads) - 1) / tile_items_for<float>(threads);
     constexpr std::size_t kRowAlignment = vector_alignment<T, vector_items<float>()>();
-    const bool vectorized = reinterpret_cast<std::uintptr_t>(d_in) % kRowAlignment == 0 &&
-                            reinterpret_cast<std::uintptr_t>(d_out) % kRowAlignment == 0;
+    const bool vectorized = aligned_to(d_in, kRowAlignment) && aligned_to(d_out, kRowAlignment);
     const SinglePassStorage storage = carve_single_pass<float>(n, d_temp);
     constexpr TilePolicy tuned = scan_policy<float>();
     const auto kernel =

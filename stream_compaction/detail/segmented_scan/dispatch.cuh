@@ -26,7 +26,7 @@ namespace detail {
 template <class V, class Access>
 bool vector_aligned(Access access, std::size_t alignment) {
     if constexpr (std::is_same_v<Access, const V *> || std::is_same_v<Access, V *>)
-        return reinterpret_cast<std::uintptr_t>(access) % alignment == 0;
+        return aligned_to(access, alignment);
     else
         return true;
 }
