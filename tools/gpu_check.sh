@@ -145,7 +145,7 @@ fi
 if [ "$phase" = sanitize ] || [ "$phase" = all ]; then
     # Sanitizers slow kernels 10-100x: the large-size tests stay out (every code path runs at smaller
     # sizes), and so do the tests that make a CUDA call fail on purpose. Racecheck also leaves out
-    # the test of cuSPARSE alone: it reports hazards inside cuSPARSE's own kernels, not ours; and,
+    # the tests of cuSPARSE alone (32- and 16-bit): they report hazards inside cuSPARSE's own kernels, not ours; and,
     # being 25-50x slower than memcheck, the sweeps that repeat kernels other tests already run
     # at every block size and element size (GpuShapes, GpuAlignment, GpuGraph) over more sizes,
     # types and predicates, and the concurrency tests, which keep the same kernels running for
@@ -175,7 +175,7 @@ if [ "$phase" = sanitize ] || [ "$phase" = all ]; then
     tools=${SANITIZE_TOOLS:-memcheck synccheck racecheck}
     for tool in $tools; do
         filter="$sanitize-$large:GpuFailure*"
-        [ "$tool" = racecheck ] && filter+=":SpmvCusparse*:$racecheck_sweeps"
+        [ "$tool" = racecheck ] && filter+=":SpmvCusparse*:GpuSpmvHalfCusparse*:$racecheck_sweeps"
         step "sanitizer $tool" "$logs/sanitizer.log" sharded "$logs" --tool "$tool" --error-exitcode 1 \
             "$build/bin/gpu_tests" --gtest_filter="$filter"
     done
