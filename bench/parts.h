@@ -10,9 +10,9 @@
 #define SC_BENCH_PARTS(X)                                                                                        \
     X("scan", run_scan_types,                                                                                    \
       "scans (int32; int64, float, double exclusive sums), compactions, partitions, block-size sweep")           \
-    X("radix", run_radix, "sorts at 2^20, 2^24, 2^28 on seven key distributions, and of int64 and double keys " \
-                          "at 2^20, 2^24, 2^27")                                                                 \
-    X("radix", run_radix_wide, "")                                                                               \
+    X("radix", run_radix, "sorts at 2^20, 2^24, 2^28 on seven key distributions, and of int64, double and "     \
+                          "__half keys at 2^20, 2^24, 2^27")                                                     \
+    X("radix", run_radix_key_types, "")                                                                          \
     X("segmented", run_segmented, "segmented scans and reductions at 2^26")                                      \
     X("spmv", run_spmv, "every .mtx in the matrix directory and three generated matrices")                       \
     X("reduce", run_reduce,                                                                                      \

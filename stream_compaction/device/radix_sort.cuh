@@ -1,8 +1,8 @@
 #pragma once
-// LSD radix sort of 32- and 64-bit keys (integers of 4 and 8 bytes, float, double), alone or
-// carrying values: Onesweep (Adinets & Merrill 2022). Keys and outputs are device pointers, values
+// LSD radix sort of 8- to 64-bit keys (integers of 1, 2, 4 and 8 bytes, __half, __nv_bfloat16,
+// float, double), alone or carrying values: Onesweep (Adinets & Merrill 2022). Keys and outputs are device pointers, values
 // in may also be iterators (below); 64-bit n, work enqueued on `stream`.
-//   1. One read of the keys builds the histograms of all the 8-bit digits (4 or 8) at once.
+//   1. One read of the keys builds the histograms of all the 8-bit digits (1 to 8) at once.
 //   2. A one-block plan kernel turns them into each digit's bin offsets and marks the digit passes
 //      it can skip (every key has the same digit there). It decides on the device, so a sort never
 //      waits for the host.
@@ -53,10 +53,11 @@
 //
 // Order: ascending and stable (equal keys keep their input order, and so do their values).
 //   signed integers: two's complement order. unsigned: numeric order.
-//   float and double: -inf < negatives < -0.0 == +0.0 < positives < +inf; -0.0 and +0.0 are equal keys (they
-//   keep their input order, and their bits). NaNs sort by their bits: with the sign bit clear after
-//   +inf, with it set before -inf.
-// Values: any trivially copyable type of 4 or 8 bytes (int, float, std::int64_t, ...).
+//   __half, __nv_bfloat16, float and double: -inf < negatives < -0.0 == +0.0 < positives < +inf; -0.0
+//   and +0.0 are equal keys (they keep their input order, and their bits). NaNs sort by their bits:
+//   with the sign bit clear after +inf, with it set before -inf. 16-bit keys are compared as their
+//   own bits (two digit passes), never converted.
+// Values: any trivially copyable type of 1, 2, 4 or 8 bytes (int, float, std::int64_t, __half, ...).
 // The outputs must not overlap the inputs (nor what an iterator of values reads). Temporary storage
 // (a copy of the keys and values, and 4 KiB of look-back status per tile) may hold anything; its
 // size depends on the radix block size (Tuning::radix), so query it with the environment the sort

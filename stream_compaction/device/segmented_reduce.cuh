@@ -83,38 +83,50 @@ std::size_t segmented_reduce_temp_bytes(std::size_t n, std::size_t segments, con
 // d_out[s] = the values of segment s combined in order, `identity` for an empty segment (op(identity,
 // x) must be x). n must equal offsets[segments]. One launch, on the engine `algorithm` picks (above).
 // The values come from a pointer, a thrust::device_ptr, or any random-access iterator the device can
-// read (Thrust's counting or transform iterators: values computed on the fly, converted to V); values
-// that are not V's in an array always take the merge-path engine, an item at a time. Sums into
-// __half or __nv_bfloat16 outputs accumulate in float (support/half_precision.cuh), on the
-// merge-path engine, each segment's total rounded once.
-template <class ValuesInput, class V, class Offset, class Op>
-void segmented_reduce(ValuesInput d_values, std::size_t n, const Offset *d_offsets, std::size_t segments, V *d_out,
-                      Op op, V identity, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env = {},
+// read (Thrust's counting or transform iterators: values computed on the fly, converted to V). The
+// results are V's, the identity's type (the accumulator's, as CUB's initial value is), written to an
+// array of V (a pointer, a thrust::device_ptr) or through any random-access output iterator that
+// takes a V (a transform output iterator, a discard iterator); an array of another type is refused
+// at compile time (a 0 that meant 0.0 would sum doubles as ints), so it takes them through an
+// iterator. Values that are not V's in an array, and results that are not an array of V, take the
+// merge-path engine, an item at a time. Sums into __half or __nv_bfloat16 accumulate in float
+// (support/half_precision.cuh), on the merge-path engine, each segment's total rounded once.
+template <class ValuesInput, class Output, class Offset, class Op, class V>
+void segmented_reduce(ValuesInput d_values, std::size_t n, const Offset *d_offsets, std::size_t segments,
+                      Output d_out, Op op, V identity, void *d_temp, std::size_t temp_bytes,
+                      const CallEnvironment &env = {},
                       SegmentedReduceAlgorithm algorithm = SegmentedReduceAlgorithm::Auto) {
     SC_NVTX_RANGE("segmented_reduce");
     const char *name = "segmented_reduce";
     const auto values = detail::unwrap_input(d_values);
+    const auto out = detail::unwrap_input(d_out);
     using Values = decltype(values);
-    // Item tiles read V's straight from memory: values that are V's in an array.
-    constexpr bool array_of_v =
-        std::is_pointer_v<Values> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<Values>>, V>;
-    if constexpr (std::is_pointer_v<Values>) require_device_pointers(name, n, values, d_offsets);
-    else require_device_pointers(name, n, d_offsets, d_out);  // values: a segment each, and its result
-    require_device_pointers(name, segments, d_offsets, d_out);
+    using Out = std::remove_const_t<decltype(out)>;
+    if constexpr (std::is_pointer_v<Out>)
+        static_assert(std::is_same_v<std::remove_cv_t<std::remove_pointer_t<Out>>, V>,
+                      "segmented_reduce: the results are of the identity's type (the accumulator's); pass the "
+                      "identity as the output array's type, or write another type through an output iterator");
+    // Item tiles read V's straight from memory and write them to an array.
+    constexpr bool arrays_of_v = std::is_pointer_v<Values> &&
+                                 std::is_same_v<std::remove_cv_t<std::remove_pointer_t<Values>>, V> &&
+                                 std::is_pointer_v<Out>;
+    require_device_input(name, n, values, "values");
+    require_device_input(name, segments, d_offsets, "offsets");
+    require_device_input(name, segments, out, "output");
     if constexpr (sums_in_float_v<V, Op>) {
         detail::merge_path_reduce(name, d_offsets, segments, n, detail::WidenedLoad<Values>{values},
-                                  detail::NarrowedStore<V>{d_out}, Sum{}, detail::to_float(identity), d_temp,
+                                  detail::NarrowedStore<V, Out>{out}, Sum{}, detail::to_float(identity), d_temp,
                                   temp_bytes, env);
     } else {
-        if constexpr (array_of_v) {
+        if constexpr (arrays_of_v) {
             if (segmented_reduce_engine(n, segments, algorithm) == SegmentedReduceAlgorithm::ItemTiles) {
-                detail::item_tile_reduce(name, values, n, d_offsets, segments, d_out, op, identity, d_temp, temp_bytes,
+                detail::item_tile_reduce(name, values, n, d_offsets, segments, out, op, identity, d_temp, temp_bytes,
                                          env.stream);
                 return;
             }
         }
         detail::merge_path_reduce(name, d_offsets, segments, n, detail::InputLoad<Values, V>{values},
-                                  detail::ArrayStore<V>{d_out}, op, identity, d_temp, temp_bytes, env);
+                                  detail::OutputStore<Out>{out}, op, identity, d_temp, temp_bytes, env);
     }
 }
 

@@ -38,7 +38,7 @@ __host__ __device__ __forceinline__ T from_float(float x) {
 
 // Loads and stores of the transforms that take them (a segmented reduction's): item i of an input
 // (a pointer or any random-access iterator the device can read) as a float, and a float result
-// rounded into a 16-bit array.
+// rounded to T into a 16-bit array (or through an output iterator that takes a T).
 template <class Input>
 struct WidenedLoad {
     Input in;
@@ -48,9 +48,9 @@ struct WidenedLoad {
         else return static_cast<float>(item);
     }
 };
-template <class T>
+template <class T, class Output = T *>
 struct NarrowedStore {
-    T *out;
+    Output out;
     __device__ void operator()(long long i, float value) const { out[i] = from_float<T>(value); }
 };
 

@@ -8,11 +8,11 @@
 namespace StreamCompaction {
 
 // Bits [begin_bit, end_bit) of each key's order-preserving image are compared (the image: an
-// unsigned key's own bits; a signed integer's with the sign bit flipped; a float's or double's with
-// the sign bit flipped for positives and every bit for negatives, -0.0 as +0.0), least significant
-// bit 0, like CUB's begin_bit / end_bit. end_bit = kKeyWidth (the default) is the key's width, 32
-// or 64 bits; the full range is the keys' own order. An empty range (begin_bit == end_bit) compares
-// nothing and leaves the keys in input order. Descending reverses the order of the compared bits.
+// unsigned key's own bits; a signed integer's with the sign bit flipped; a floating-point key's
+// (__half, __nv_bfloat16, float, double) with the sign bit flipped for positives and every bit for
+// negatives, -0.0 as +0.0), least significant bit 0, like CUB's begin_bit / end_bit. end_bit =
+// kKeyWidth (the default) is the key's width, 8, 16, 32 or 64 bits; the full range is the keys' own
+// order. An empty range (begin_bit == end_bit) compares nothing and leaves the keys in input order. Descending reverses the order of the compared bits.
 // Either way the sort is stable: keys equal on the compared bits, and their values, keep their
 // input order.
 struct RadixSortOrder {
@@ -22,7 +22,7 @@ struct RadixSortOrder {
     int end_bit = kKeyWidth;
 };
 
-// The mask of the compared bits of a key of key_bits (32 or 64) bits; std::invalid_argument naming
+// The mask of the compared bits of a key of key_bits (8, 16, 32 or 64) bits; std::invalid_argument naming
 // `name` unless 0 <= begin_bit <= end_bit <= key_bits (end_bit kKeyWidth: key_bits).
 inline std::uint64_t radix_compared_bits(const RadixSortOrder &order, const char *name, int key_bits = 32) {
     const int end_bit = order.end_bit == RadixSortOrder::kKeyWidth ? key_bits : order.end_bit;

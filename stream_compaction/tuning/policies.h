@@ -142,11 +142,12 @@ constexpr int kHistogramVectorsInFlight = 4;
 // 8-byte integers 24 (2^27 int64: 9.62 ms, 13.30 at 16), doubles 16 (11.88 ms; 12.91 at 8, 21.05
 // at 24), 4-byte keys 16 (2^28 uniform: 7.84 ms, 7.80 at 12, 9.21 at 20; pairs 10.73, 11.16 at 12).
 // ptxas gives some of these 127 registers (one 512-thread block an SM) and others 64 and spills.
+// 1- and 2-byte keys take the 4-byte keys' count (not swept: a key a register either way).
 constexpr int kRadixNarrowItemsPerThread = 16;
 constexpr int kRadixWideItemsPerThread = 24;
 constexpr int kRadixDoubleItemsPerThread = 16;
 template <class Key>
-constexpr int kRadixItemsPerThread = sizeof(Key) == 4 ? kRadixNarrowItemsPerThread
+constexpr int kRadixItemsPerThread = sizeof(Key) <= 4 ? kRadixNarrowItemsPerThread
                                      : std::is_floating_point<Key>::value ? kRadixDoubleItemsPerThread
                                                                           : kRadixWideItemsPerThread;
 

@@ -24,6 +24,7 @@
 #include "robustness_util.h"
 
 #include <cuda/std/functional>
+#include <thrust/iterator/transform_output_iterator.h>
 
 #include <algorithm>
 #include <cmath>
@@ -238,8 +239,20 @@ TYPED_TEST(GpuHalfPrecision, ReductionsSumInFloat) {
         }
 }
 
+namespace {
+// A 16-bit value's bits, on the device (a transform output iterator's function).
+template <class T>
+struct BitsOnDevice {
+    __device__ std::uint16_t operator()(T x) const {
+        std::uint16_t bits;
+        memcpy(&bits, &x, sizeof bits);
+        return bits;
+    }
+};
+}  // namespace
+
 // segmented_reduce into 16-bit outputs: segments of every length from 0 (the identity) up, exact
-// sums bit for bit; from a 16-bit array and from a float array.
+// sums bit for bit; from a 16-bit array and from a float array, and through an output iterator.
 TYPED_TEST(GpuHalfPrecision, SegmentedSumsInFloat) {
     using T = TypeParam;
     for (const std::size_t n : sizes()) {
@@ -274,6 +287,14 @@ TYPED_TEST(GpuHalfPrecision, SegmentedSumsInFloat) {
         SC::segmented_reduce(d_floats.get(), n, d_offsets.get(), segments, d_out.get(), SC::Sum{}, identity,
                              d_temp.get(), d_temp.bytes());
         ASSERT_TRUE(sameElements(bitsOf(download(d_out.get(), segments)), bitsOf(expected), "from floats"));
+
+        // Through an output iterator that takes each rounded T (its bits, into an array of them).
+        SC::DeviceBuffer<std::uint16_t> d_bits(segments);
+        d_bits.fill_bytes(kPoisonByte);
+        SC::segmented_reduce(d_in.get(), n, d_offsets.get(), segments,
+                             thrust::make_transform_output_iterator(d_bits.get(), BitsOnDevice<T>{}), SC::Sum{},
+                             identity, d_temp.get(), d_temp.bytes());
+        ASSERT_TRUE(sameElements(download(d_bits.get(), segments), bitsOf(expected), "through an output iterator"));
     }
 }
 

@@ -6,7 +6,9 @@
 
 #include <thrust/device_ptr.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
 
 #include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/segmented.h>
@@ -400,6 +402,97 @@ TEST_F(Segmented, ReduceOfAnIteratorReplaysInAGraph) {
         std::vector<long long> got(segments.count());
         d_out.copy_to_host(got.data(), got.size());
         ASSERT_EQ(got, expected) << "replay " << replay;
+    }
+}
+
+namespace {
+
+// Three times a segment's total, as a double (a transform output iterator's function).
+struct TripledAsDouble {
+    __host__ __device__ double operator()(long long total) const { return 3.0 * static_cast<double>(total); }
+};
+
+}  // namespace
+
+// Results through output iterators (issue #43): a thrust::device_ptr (an array of V: the engine
+// asked for), a transform output iterator into an array of another type and a discard iterator
+// (the merge-path engine, whatever engine is asked for), from an array and from a counting iterator,
+// against the CPU; the transform output captured in a CUDA graph and replayed.
+TEST_F(Segmented, ReduceIntoOutputIterators) {
+    for (const std::size_t n : {std::size_t{1}, std::size_t{1000}, (std::size_t{1} << 20) + 3})
+        for (const double mean : {4.0, 5000.0}) {
+            const Segments segments = randomSegments(n, mean, freshSeed());
+            const std::size_t count = segments.count();
+            std::vector<long long> values(n), expected(count);
+            for (std::size_t i = 0; i < n; ++i) values[i] = ComputedValue{}(static_cast<long long>(i));
+            for (std::size_t k = 0; k < count; ++k)
+                for (int i = segments.offsets[k]; i < segments.offsets[k + 1]; ++i) expected[k] += values[i];
+            std::vector<double> tripled(count);
+            for (std::size_t k = 0; k < count; ++k) tripled[k] = 3.0 * static_cast<double>(expected[k]);
+            const auto d_values = DeviceBuffer<long long>::from_host(values.data(), n);
+            const auto d_offsets = DeviceBuffer<int>::from_host(segments.offsets.data(), segments.offsets.size());
+            DeviceBuffer<long long> d_sums(count);
+            DeviceBuffer<double> d_tripled(count);
+            DeviceBuffer<char> temp(SC::segmented_reduce_temp_bytes<long long>(n, count));
+            const auto computed = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), ComputedValue{});
+            for (const SC::SegmentedReduceAlgorithm engine : kReduceEngines) {
+                SCOPED_TRACE("n = " + std::to_string(n) + ", mean " + std::to_string(mean) + ", " +
+                             SC::segmented_reduce_algorithm_name(engine));
+                std::vector<long long> got(count);
+                std::vector<double> got_tripled(count);
+                d_sums.fill_bytes(kPoisonByte);
+                temp.fill_bytes(kPoisonByte);
+                SC::segmented_reduce(d_values.get(), n, d_offsets.get(), count, thrust::device_ptr<long long>(d_sums.get()),
+                                     SC::Sum{}, 0LL, temp.get(), temp.bytes(), {}, engine);
+                d_sums.copy_to_host(got.data(), count);
+                ASSERT_EQ(got, expected) << "into a thrust::device_ptr";
+                for (const bool from_iterator : {false, true}) {
+                    d_tripled.fill_bytes(kPoisonByte);
+                    const auto out = thrust::make_transform_output_iterator(d_tripled.get(), TripledAsDouble{});
+                    if (from_iterator)
+                        SC::segmented_reduce(computed, n, d_offsets.get(), count, out, SC::Sum{}, 0LL, temp.get(),
+                                             temp.bytes(), {}, engine);
+                    else
+                        SC::segmented_reduce(d_values.get(), n, d_offsets.get(), count, out, SC::Sum{}, 0LL,
+                                             temp.get(), temp.bytes(), {}, engine);
+                    d_tripled.copy_to_host(got_tripled.data(), count);
+                    ASSERT_EQ(got_tripled, tripled) << "through a transform output iterator, values from "
+                                                    << (from_iterator ? "an iterator" : "an array");
+                }
+                // Nothing to see but that it runs (and, under memcheck, writes nowhere).
+                SC::segmented_reduce(d_values.get(), n, d_offsets.get(), count, thrust::make_discard_iterator(),
+                                     SC::Sum{}, 0LL, temp.get(), temp.bytes(), {}, engine);
+                SC_CUDA_CHECK(cudaDeviceSynchronize());
+            }
+        }
+
+    const std::size_t n = (std::size_t{1} << 20) + 3;
+    const Segments segments = randomSegments(n, 64, freshSeed());
+    const robustness::Stream stream;
+    DeviceBuffer<long long> d_values(n);
+    DeviceBuffer<int> d_offsets = DeviceBuffer<int>::from_host(segments.offsets.data(), segments.offsets.size());
+    DeviceBuffer<double> d_tripled(segments.count());
+    DeviceBuffer<char> temp(SC::segmented_reduce_temp_bytes<long long>(n, segments.count()) + 5);
+    const robustness::GraphExec graph = robustness::captureGraph(stream, [&](cudaStream_t s) {
+        SC::segmented_reduce(d_values.get(), n, d_offsets.get(), segments.count(),
+                             thrust::make_transform_output_iterator(d_tripled.get(), TripledAsDouble{}), SC::Sum{},
+                             0LL, temp.get() + 5, temp.bytes() - 5, s);
+    });
+    for (int replay = 0; replay < 2; ++replay) {
+        std::vector<long long> values(n);
+        for (std::size_t i = 0; i < n; ++i) values[i] = ComputedValue{}(static_cast<long long>(i) + replay * 7919);
+        SC_CUDA_CHECK(cudaMemcpy(d_values.get(), values.data(), n * sizeof(long long), cudaMemcpyHostToDevice));
+        std::vector<double> expected(segments.count()), got(segments.count());
+        for (std::size_t k = 0; k < segments.count(); ++k) {
+            long long sum = 0;
+            for (int i = segments.offsets[k]; i < segments.offsets[k + 1]; ++i) sum += values[i];
+            expected[k] = 3.0 * static_cast<double>(sum);
+        }
+        d_tripled.fill_bytes(kPoisonByte);
+        graph.launch(stream);
+        SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+        d_tripled.copy_to_host(got.data(), got.size());
+        ASSERT_EQ(got, expected) << "replay " << replay << ", storage at an odd address";
     }
 }
 

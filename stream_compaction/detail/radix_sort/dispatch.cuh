@@ -62,11 +62,9 @@ template <class Key, class Value, int Items = kRadixItemsPerThread<Key>, class V
 void radix_sort(const char *name, const Key *d_keys_in, Key *d_keys_out, ValuesIn d_values_in, Value *d_values_out,
                 std::size_t n, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env,
                 std::size_t max_portion_keys = kRadixMaxPortionKeys, RadixOrder<Key> order = radix_ascending<Key>()) {
-    static_assert(radix_key_type<Key>(), "radix sort keys are integers of 4 or 8 bytes, float or double");
+    // Keys and values of other types are refused by RadixBits and RadixValueBits (kernels.cuh).
     constexpr int kDigits = radix_digits<Key>();
     constexpr bool kHasValues = kRadixHasValues<Value>;
-    static_assert(!kHasValues || (std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8)),
-                  "radix sort values are trivially copyable types of 4 or 8 bytes");
     using Input = radix_values_in_t<Value, ValuesIn>;
     require_radix_arguments(name, d_keys_in, d_keys_out, d_values_in, d_values_out, n);
     if (n == 0) return;

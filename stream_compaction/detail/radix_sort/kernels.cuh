@@ -2,6 +2,8 @@
 // Onesweep's kernels (histogram, plan, digit pass), the digit maps of the key types and the layout
 // of the sort's temporary storage.
 #include <stream_compaction/detail/grid/tile_status.cuh>
+#include <stream_compaction/detail/util/unsigned_bits.cuh>
+#include <stream_compaction/support/half_precision.cuh>
 #include <stream_compaction/tuning/policies.h>
 
 #include <algorithm>
@@ -22,7 +24,7 @@ namespace detail {
 
 constexpr int kRadixDigitBits = 8;
 constexpr int kRadixBins = 1 << kRadixDigitBits;
-// Digit passes of a key type: 4 for 32-bit keys, 8 for 64-bit ones.
+// Digit passes of a key type: 1 for 8-bit keys, 2 for 16-bit, 4 for 32-bit, 8 for 64-bit ones.
 template <class Key>
 __host__ __device__ constexpr int radix_digits() {
     return static_cast<int>(sizeof(Key)) * 8 / kRadixDigitBits;
@@ -39,30 +41,39 @@ constexpr unsigned kRadixCountMask = kRadixFlagAggregate - 1;
 // a larger input is sorted by one launch per portion and digit, chained through the bin offsets.
 constexpr std::size_t kRadixMaxPortionKeys = kRadixCountMask;
 
-// The key types: integers of 4 and 8 bytes, float and double.
+// The floating-point key types: __half, __nv_bfloat16, float and double (sign and magnitude bits).
+template <class Key>
+__host__ __device__ constexpr bool radix_float_key() {
+    return std::is_same_v<Key, float> || std::is_same_v<Key, double> || is_half_precision_v<Key>;
+}
+
+// The key types: integers of 1, 2, 4 and 8 bytes, and the floating-point ones.
 template <class Key>
 __host__ __device__ constexpr bool radix_key_type() {
-    return (std::is_integral_v<Key> && !std::is_same_v<Key, bool> && (sizeof(Key) == 4 || sizeof(Key) == 8)) ||
-           std::is_same_v<Key, float> || std::is_same_v<Key, double>;
+    return (std::is_integral_v<Key> && !std::is_same_v<Key, bool> &&
+            (sizeof(Key) == 1 || sizeof(Key) == 2 || sizeof(Key) == 4 || sizeof(Key) == 8)) ||
+           radix_float_key<Key>();
 }
 
 // Order-preserving maps of the keys to unsigned bits of their width: key order is the bits'
-// numeric order. Integers: unsigned as they are, signed with the sign bit flipped.
+// numeric order. Integers: unsigned as they are, signed with the sign bit flipped. (Bits narrower
+// than an int are promoted in the arithmetic below; each result is cast back to the key's width.)
 template <class Key>
 struct RadixBits {
-    static_assert(radix_key_type<Key>(), "radix sort keys are integers of 4 or 8 bytes, float or double");
-    using type = std::conditional_t<sizeof(Key) == 4, std::uint32_t, std::uint64_t>;
-    static constexpr type kSign = type(1) << (sizeof(Key) * 8 - 1);
+    static_assert(radix_key_type<Key>(),
+                  "radix sort keys are integers of 1, 2, 4 or 8 bytes, __half, __nv_bfloat16, float or double");
+    using type = unsigned_bits_t<sizeof(Key)>;
+    static constexpr type kSign = static_cast<type>(type(1) << (sizeof(Key) * 8 - 1));
     __host__ __device__ static type ordered(Key key) {
-        if constexpr (std::is_floating_point_v<Key>) {
+        if constexpr (radix_float_key<Key>()) {
             type bits;
             memcpy(&bits, &key, sizeof bits);
             if (bits == kSign) bits = 0;  // -0.0 sorts as +0.0
             // Negatives: flipping every bit reverses their magnitude order and puts them first.
-            return (bits & kSign) ? ~bits : bits | kSign;
+            return static_cast<type>((bits & kSign) ? ~bits : bits | kSign);
         } else {
             const type bits = static_cast<type>(key);
-            return std::is_signed_v<Key> ? bits ^ kSign : bits;
+            return std::is_signed_v<Key> ? static_cast<type>(bits ^ kSign) : bits;
         }
     }
 };
@@ -86,7 +97,7 @@ __host__ __device__ constexpr RadixOrder<Key> radix_ascending() {
 
 template <class Key>
 __host__ __device__ __forceinline__ radix_bits_t<Key> radix_compared(Key key, RadixOrder<Key> order) {
-    return (RadixBits<Key>::ordered(key) ^ order.flip) & order.mask;
+    return static_cast<radix_bits_t<Key>>((RadixBits<Key>::ordered(key) ^ order.flip) & order.mask);
 }
 
 template <class Key>
@@ -109,9 +120,10 @@ struct RadixPassPlan {
 // value size.
 template <class Value>
 struct RadixValueBits {
-    static_assert(std::is_trivially_copyable_v<Value> && (sizeof(Value) == 4 || sizeof(Value) == 8),
-                  "radix sort values are trivially copyable types of 4 or 8 bytes");
-    using type = std::conditional_t<sizeof(Value) == 4, std::uint32_t, std::uint64_t>;
+    static_assert(std::is_trivially_copyable_v<Value> &&
+                      (sizeof(Value) == 1 || sizeof(Value) == 2 || sizeof(Value) == 4 || sizeof(Value) == 8),
+                  "radix sort values are trivially copyable types of 1, 2, 4 or 8 bytes");
+    using type = unsigned_bits_t<sizeof(Value)>;
 };
 
 template <class Value>

@@ -4,6 +4,8 @@
 // (bench/results/experiments/h100_2026-11-26_write_roofline.txt). The load-balancing search's
 // outputs take these where the output's alignment allows. (The merge's tile, already at the copy
 // bandwidth with a store an item, gained nothing from them.)
+#include <stream_compaction/detail/util/unsigned_bits.cuh>
+
 #include <cstring>
 #include <type_traits>
 
@@ -18,10 +20,7 @@ constexpr int kItemsPerVectorStore =
 
 // The unsigned integer of U's size, for the cache-hinted stores (which take only built-in types).
 template <class U>
-using StoreBits =
-    std::conditional_t<sizeof(U) == 1, unsigned char,
-                       std::conditional_t<sizeof(U) == 2, unsigned short,
-                                          std::conditional_t<sizeof(U) == 4, unsigned, unsigned long long>>>;
+using StoreBits = unsigned_bits_t<sizeof(U)>;
 
 // An evict-first store (st.global.cs) of one item that kItemsPerVectorStore packs: for outputs
 // never read back by the kernel, so that L2 keeps what the kernel reads again.

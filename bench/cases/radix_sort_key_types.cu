@@ -1,7 +1,7 @@
-// The radix part's 64-bit keys: sorts of int64 and double keys alone (sort_keys_int64,
-// sort_keys_double), uniform random bits (doubles: no NaN), at 2^20, 2^24 and 2^27, ours (Onesweep)
-// against the toolkit's cub::DeviceRadixSort::SortKeys, whose output judges ours element for
-// element.
+// The radix part's other key widths: sorts of int64, double and __half keys alone (sort_keys_int64,
+// sort_keys_double, sort_keys_half), uniform random bits (floating-point keys: no NaN, infinity or
+// -0.0), at 2^20, 2^24 and 2^27, ours (Onesweep) against the toolkit's cub::DeviceRadixSort::SortKeys,
+// whose output judges ours element for element.
 #include "cases.h"
 #include "fill.h"
 
@@ -9,6 +9,7 @@
 #include <stream_compaction/support/cuda_check.h>
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cuda_fp16.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -19,16 +20,28 @@
 namespace bench {
 namespace {
 
-constexpr int kWideSortLog2[] = {20, 24, 27};
-constexpr std::uint32_t kWideSeed = 0x64b17u;
+constexpr int kKeyTypeSortLog2[] = {20, 24, 27};
+constexpr std::uint32_t kKeyTypeSeed = 0x64b17u;
 
-// 64 random bits a key; a double whose exponent is all ones (NaN, infinity) gets a finite one.
+// The bits of a 2- or 8-byte key.
 template <class Key>
-__global__ void fill_wide_keys(Key *out, std::size_t count, std::uint32_t seed) {
+using KeyBits = std::conditional_t<sizeof(Key) == 2, std::uint16_t, std::uint64_t>;
+
+// Random bits a key. A floating-point key whose exponent is all ones (NaN, infinity) gets a finite
+// one (its top exponent bit cleared), and -0.0 is +0.0: equal keys, which CUB need not keep in
+// input order (random 16-bit keys hold thousands of zeros).
+template <class Key>
+__global__ void fill_keys(Key *out, std::size_t count, std::uint32_t seed) {
+    using Bits = KeyBits<Key>;
+    constexpr bool kFloat = std::is_floating_point_v<Key> || std::is_same_v<Key, __half>;
+    constexpr int kWidth = sizeof(Key) * 8;
+    constexpr Bits kSign = Bits(Bits(1) << (kWidth - 1));
+    constexpr Bits kExponent = sizeof(Key) == 2 ? Bits(0x7c00) : Bits(0x7ff0000000000000ull);
     for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
          i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-        std::uint64_t bits = std::uint64_t{index_hash(2 * i, seed)} << 32 | index_hash(2 * i + 1, seed);
-        if (sizeof(Key) == 8 && std::is_floating_point_v<Key> && (bits >> 52 & 0x7ff) == 0x7ff) bits ^= 1ull << 62;
+        Bits bits = static_cast<Bits>(std::uint64_t{index_hash(2 * i, seed)} << 32 | index_hash(2 * i + 1, seed));
+        if (kFloat && (bits & kExponent) == kExponent) bits = static_cast<Bits>(bits ^ (Bits(1) << (kWidth - 2)));
+        if (kFloat && bits == kSign) bits = 0;
         Key key;
         memcpy(&key, &bits, sizeof key);
         out[i] = key;
@@ -37,11 +50,9 @@ __global__ void fill_wide_keys(Key *out, std::size_t count, std::uint32_t seed) 
 
 // Adds the number of positions where got and expected differ, bit for bit, to *mismatches.
 template <class Key>
-__global__ void count_wide_mismatches(const Key *got, const Key *expected, std::size_t n,
-                                      unsigned long long *mismatches) {
-    static_assert(sizeof(Key) == sizeof(unsigned long long), "64-bit keys");
-    const auto *got_bits = reinterpret_cast<const unsigned long long *>(got);
-    const auto *expected_bits = reinterpret_cast<const unsigned long long *>(expected);
+__global__ void count_mismatches(const Key *got, const Key *expected, std::size_t n, unsigned long long *mismatches) {
+    const auto *got_bits = reinterpret_cast<const KeyBits<Key> *>(got);
+    const auto *expected_bits = reinterpret_cast<const KeyBits<Key> *>(expected);
     unsigned long long local = 0;
     for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
          i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
@@ -49,10 +60,10 @@ __global__ void count_wide_mismatches(const Key *got, const Key *expected, std::
     if (local != 0) atomicAdd(mismatches, local);
 }
 
-class WideSorts {
+class KeyTypeSorts {
 public:
-    WideSorts(const Options &options, const Sink &sink) : options_(options), sink_(sink), env_(stream_.get()) {
-        for (const int log2 : kWideSortLog2)
+    KeyTypeSorts(const Options &options, const Sink &sink) : options_(options), sink_(sink), env_(stream_.get()) {
+        for (const int log2 : kKeyTypeSortLog2)
             if (log2 <= options.max_log2) sizes_.push_back({std::size_t{1} << log2, "2^" + std::to_string(log2)});
         if (sizes_.empty()) return;
         // Pools counted in ints holding copies of 8-byte keys; the reference is one copy's sort.
@@ -66,17 +77,23 @@ public:
             std::size_t cub_bytes = 0;
             SC_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, cub_bytes, static_cast<const double *>(nullptr),
                                                          static_cast<double *>(nullptr), static_cast<int>(size.n)));
-            bytes = std::max({bytes, cub_bytes, StreamCompaction::radix_sort_temp_bytes<long long>(size.n, env_),
-                              StreamCompaction::radix_sort_temp_bytes<double>(size.n, env_)});
+            std::size_t cub_half_bytes = 0;
+            SC_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, cub_half_bytes, static_cast<const __half *>(nullptr),
+                                                         static_cast<__half *>(nullptr), static_cast<int>(size.n)));
+            bytes = std::max({bytes, cub_bytes, cub_half_bytes,
+                              StreamCompaction::radix_sort_temp_bytes<long long>(size.n, env_),
+                              StreamCompaction::radix_sort_temp_bytes<double>(size.n, env_),
+                              StreamCompaction::radix_sort_temp_bytes<__half>(size.n, env_)});
         }
         temp_ = StreamCompaction::DeviceBuffer<char>(bytes);
     }
 
     void run() {
         for (const Size &size : sizes_) {
-            std::fprintf(stderr, "[radix, 64-bit keys] n=%s\n", size.label.c_str());
+            std::fprintf(stderr, "[radix, int64, double and __half keys] n=%s\n", size.label.c_str());
             run_type<long long>("sort_keys_int64", size);
             run_type<double>("sort_keys_double", size);
+            run_type<__half>("sort_keys_half", size);
         }
     }
 
@@ -85,13 +102,14 @@ private:
     void run_type(const char *operation, const Size &size) {
         const std::size_t n = size.n;
         cudaStream_t stream = stream_.get();
-        fill_wide_keys<<<fill_blocks(pool_ints_ / 2), kFillThreads, 0, stream>>>(reinterpret_cast<Key *>(in_.get()),
-                                                                                 pool_ints_ / 2, kWideSeed);
-        SC_CHECK_LAUNCH(fill_wide_keys);
+        const std::size_t pool_keys = pool_ints_ * sizeof(int) / sizeof(Key);
+        fill_keys<<<fill_blocks(pool_keys), kFillThreads, 0, stream>>>(reinterpret_cast<Key *>(in_.get()), pool_keys,
+                                                                       kKeyTypeSeed);
+        SC_CHECK_LAUNCH(fill_keys);
         const auto in = [&](std::size_t at) { return reinterpret_cast<const Key *>(in_.get() + at); };
         const auto out = [&](std::size_t at) { return reinterpret_cast<Key *>(out_.get() + at); };
         Key *reference = reinterpret_cast<Key *>(reference_.get());
-        Rotation rotation(2 * n, pool_ints_);
+        Rotation rotation(n * sizeof(Key) / sizeof(int), pool_ints_);  // n is a power of two
         const double bytes = 2.0 * sizeof(Key) * n;
 
         const auto time = [&](const char *implementation, BlockKnob block, auto &&run, bool anchor) {
@@ -101,9 +119,8 @@ private:
                 SC_CUDA_CHECK(cudaMemcpyAsync(reference, out(0), n * sizeof(Key), cudaMemcpyDeviceToDevice, stream));
             } else {
                 SC_CUDA_CHECK(cudaMemsetAsync(mismatches_.get(), 0, sizeof(unsigned long long), stream));
-                count_wide_mismatches<<<fill_blocks(n), kFillThreads, 0, stream>>>(out(0), reference, n,
-                                                                                   mismatches_.get());
-                SC_CHECK_LAUNCH(count_wide_mismatches);
+                count_mismatches<<<fill_blocks(n), kFillThreads, 0, stream>>>(out(0), reference, n, mismatches_.get());
+                SC_CHECK_LAUNCH(count_mismatches);
                 const unsigned long long wrong = read_back(mismatches_.get(), stream);
                 ok = wrong == 0;
                 if (!ok)
@@ -138,6 +155,6 @@ private:
 
 }  // namespace
 
-void run_radix_wide(const Options &options, const Sink &sink) { WideSorts(options, sink).run(); }
+void run_radix_key_types(const Options &options, const Sink &sink) { KeyTypeSorts(options, sink).run(); }
 
 }  // namespace bench
