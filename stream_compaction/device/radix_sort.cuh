@@ -1,7 +1,7 @@
 #pragma once
 // LSD radix sort of 8- to 64-bit keys (integers of 1, 2, 4 and 8 bytes, __half, __nv_bfloat16,
-// float, double), alone or carrying values: Onesweep (Adinets & Merrill 2022). Keys and outputs are device pointers, values
-// in may also be iterators (below); 64-bit n, work enqueued on `stream`.
+// float, double), alone or carrying values: Onesweep (Adinets & Merrill 2022). Keys and outputs
+// are device pointers, values in may also be iterators (below); 64-bit n, work enqueued on `stream`.
 //   1. One read of the keys builds the histograms of all the 8-bit digits (1 to 8) at once.
 //   2. A one-block plan kernel turns them into each digit's bin offsets and marks the digit passes
 //      it can skip (every key has the same digit there). It decides on the device, so a sort never

@@ -12,9 +12,9 @@ namespace StreamCompaction {
 // (__half, __nv_bfloat16, float, double) with the sign bit flipped for positives and every bit for
 // negatives, -0.0 as +0.0), least significant bit 0, like CUB's begin_bit / end_bit. end_bit =
 // kKeyWidth (the default) is the key's width, 8, 16, 32 or 64 bits; the full range is the keys' own
-// order. An empty range (begin_bit == end_bit) compares nothing and leaves the keys in input order. Descending reverses the order of the compared bits.
-// Either way the sort is stable: keys equal on the compared bits, and their values, keep their
-// input order.
+// order. An empty range (begin_bit == end_bit) compares nothing and leaves the keys in input order.
+// Descending reverses the order of the compared bits. Either way the sort is stable: keys equal on
+// the compared bits, and their values, keep their input order.
 struct RadixSortOrder {
     static constexpr int kKeyWidth = -1;
     bool descending = false;

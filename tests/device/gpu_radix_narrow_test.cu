@@ -36,7 +36,8 @@ constexpr int kPoisonByte = 0xA5;
 template <class T>
 using BitsOf = std::conditional_t<
     sizeof(T) == 1, std::uint8_t,
-    std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+    std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                       std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
 
 template <class T>
 BitsOf<T> bitsOf(T x) {
@@ -350,7 +351,8 @@ TEST_F(GpuRadixNarrow, EveryBlockSize) {
             const std::uint32_t seed = freshSeed();
             SCOPED_TRACE(std::to_string(threads) + " threads, n = " + std::to_string(n) + ", seed " +
                          std::to_string(seed));
-            ASSERT_TRUE((sortsAsDocumented<__half, __half>(makeKeys<__half>(n, Shape::AnyBits, seed), true, {}, tuning)));
+            ASSERT_TRUE(
+                (sortsAsDocumented<__half, __half>(makeKeys<__half>(n, Shape::AnyBits, seed), true, {}, tuning)));
             ASSERT_TRUE((sortsAsDocumented<std::uint8_t, std::uint8_t>(makeKeys<std::uint8_t>(n, Shape::AnyBits, seed),
                                                                        true, {}, tuning)));
         }

@@ -434,7 +434,8 @@ TEST_F(Segmented, ReduceIntoOutputIterators) {
             DeviceBuffer<long long> d_sums(count);
             DeviceBuffer<double> d_tripled(count);
             DeviceBuffer<char> temp(SC::segmented_reduce_temp_bytes<long long>(n, count));
-            const auto computed = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), ComputedValue{});
+            const auto computed =
+                thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), ComputedValue{});
             for (const SC::SegmentedReduceAlgorithm engine : kReduceEngines) {
                 SCOPED_TRACE("n = " + std::to_string(n) + ", mean " + std::to_string(mean) + ", " +
                              SC::segmented_reduce_algorithm_name(engine));
@@ -442,8 +443,9 @@ TEST_F(Segmented, ReduceIntoOutputIterators) {
                 std::vector<double> got_tripled(count);
                 d_sums.fill_bytes(kPoisonByte);
                 temp.fill_bytes(kPoisonByte);
-                SC::segmented_reduce(d_values.get(), n, d_offsets.get(), count, thrust::device_ptr<long long>(d_sums.get()),
-                                     SC::Sum{}, 0LL, temp.get(), temp.bytes(), {}, engine);
+                SC::segmented_reduce(d_values.get(), n, d_offsets.get(), count,
+                                     thrust::device_ptr<long long>(d_sums.get()), SC::Sum{}, 0LL, temp.get(),
+                                     temp.bytes(), {}, engine);
                 d_sums.copy_to_host(got.data(), count);
                 ASSERT_EQ(got, expected) << "into a thrust::device_ptr";
                 for (const bool from_iterator : {false, true}) {
