@@ -61,7 +61,9 @@ inline const char *segmented_reduce_algorithm_name(SegmentedReduceAlgorithm algo
     return "unknown";
 }
 
-// The engine a call with `algorithm` runs on n values in `segments` segments.
+// The engine a call with `algorithm` runs on n values in `segments` segments, when its values and
+// results are arrays of the identity's type and it is not a 16-bit sum; any other call runs merge
+// path (the overload below tells from the call's arguments).
 inline SegmentedReduceAlgorithm segmented_reduce_engine(std::size_t n, std::size_t segments,
                                                         SegmentedReduceAlgorithm algorithm) {
     if (algorithm != SegmentedReduceAlgorithm::Auto) return algorithm;
@@ -69,6 +71,27 @@ inline SegmentedReduceAlgorithm segmented_reduce_engine(std::size_t n, std::size
                    static_cast<double>(n) >= kItemTileMinMeanLength * static_cast<double>(segments)
                ? SegmentedReduceAlgorithm::ItemTiles
                : SegmentedReduceAlgorithm::MergePath;
+}
+
+namespace detail {
+// Whether tiles of items take a call of these (unwrapped) types: they read V's straight from an
+// array and write them to one; a 16-bit sum accumulates in float on merge path.
+template <class Values, class Out, class V, class Op>
+constexpr bool item_tiles_take_v = std::is_pointer_v<Values> &&
+                                   std::is_same_v<std::remove_cv_t<std::remove_pointer_t<Values>>, V> &&
+                                   std::is_pointer_v<Out> && !sums_in_float_v<V, Op>;
+}  // namespace detail
+
+// The engine segmented_reduce(d_values, n, d_offsets, segments, d_out, op, identity, ..., algorithm)
+// runs: the one above where tiles of items take the arguments' types, else merge path.
+template <class ValuesInput, class Output, class Op, class V>
+SegmentedReduceAlgorithm segmented_reduce_engine(const ValuesInput &d_values, const Output &d_out, const Op &,
+                                                 const V &, std::size_t n, std::size_t segments,
+                                                 SegmentedReduceAlgorithm algorithm) {
+    using Values = decltype(detail::unwrap_input(d_values));
+    using Out = decltype(detail::unwrap_input(d_out));
+    if constexpr (detail::item_tiles_take_v<Values, Out, V, Op>) return segmented_reduce_engine(n, segments, algorithm);
+    else return SegmentedReduceAlgorithm::MergePath;
 }
 
 // Enough for either engine; for 16-bit floats, also for their sums in float.
@@ -106,10 +129,6 @@ void segmented_reduce(ValuesInput d_values, std::size_t n, const Offset *d_offse
         static_assert(std::is_same_v<std::remove_cv_t<std::remove_pointer_t<Out>>, V>,
                       "segmented_reduce: the results are of the identity's type (the accumulator's); pass the "
                       "identity as the output array's type, or write another type through an output iterator");
-    // Item tiles read V's straight from memory and write them to an array.
-    constexpr bool arrays_of_v = std::is_pointer_v<Values> &&
-                                 std::is_same_v<std::remove_cv_t<std::remove_pointer_t<Values>>, V> &&
-                                 std::is_pointer_v<Out>;
     require_device_input(name, n, values, "values");
     require_device_input(name, segments, d_offsets, "offsets");
     require_device_input(name, segments, out, "output");
@@ -118,7 +137,7 @@ void segmented_reduce(ValuesInput d_values, std::size_t n, const Offset *d_offse
                                   detail::NarrowedStore<V, Out>{out}, Sum{}, detail::to_float(identity), d_temp,
                                   temp_bytes, env);
     } else {
-        if constexpr (arrays_of_v) {
+        if constexpr (detail::item_tiles_take_v<Values, Out, V, Op>) {
             if (segmented_reduce_engine(n, segments, algorithm) == SegmentedReduceAlgorithm::ItemTiles) {
                 detail::item_tile_reduce(name, values, n, d_offsets, segments, out, op, identity, d_temp, temp_bytes,
                                          env.stream);

@@ -316,6 +316,35 @@ TEST(SegmentedReduceEngine, AutoTakesItemTilesFromTheMeanLength) {
     EXPECT_EQ(SC::segmented_reduce_engine(long_enough, segments, SegmentedReduceAlgorithm::MergePath),
               SegmentedReduceAlgorithm::MergePath);
     EXPECT_STREQ(SC::segmented_reduce_algorithm_name(SegmentedReduceAlgorithm::ItemTiles), "item-tiles");
+
+    // From a call's arguments: tiles of items only for arrays of the identity's type (pointers, a
+    // thrust::device_ptr) and no 16-bit sum; anything else runs merge path, whatever is asked for.
+    const float *values = reinterpret_cast<const float *>(16);
+    float *sums = reinterpret_cast<float *>(16);
+    const auto engine = [&](const auto &in, const auto &out, const auto &op, const auto &identity,
+                            SegmentedReduceAlgorithm asked) {
+        return SC::segmented_reduce_engine(in, out, op, identity, long_enough, segments, asked);
+    };
+    for (const SegmentedReduceAlgorithm asked : {SegmentedReduceAlgorithm::Auto, SegmentedReduceAlgorithm::ItemTiles}) {
+        EXPECT_EQ(engine(values, sums, SC::Sum{}, 0.0f, asked), SegmentedReduceAlgorithm::ItemTiles);
+        EXPECT_EQ(
+            engine(thrust::device_ptr<const float>(values), thrust::device_ptr<float>(sums), SC::Max{}, 0.0f, asked),
+            SegmentedReduceAlgorithm::ItemTiles);
+        EXPECT_EQ(engine(thrust::counting_iterator<float>(0), sums, SC::Sum{}, 0.0f, asked),
+                  SegmentedReduceAlgorithm::MergePath);
+        EXPECT_EQ(engine(values, thrust::make_discard_iterator(), SC::Sum{}, 0.0f, asked),
+                  SegmentedReduceAlgorithm::MergePath);
+        EXPECT_EQ(engine(reinterpret_cast<const int *>(16), sums, SC::Sum{}, 0.0f, asked),
+                  SegmentedReduceAlgorithm::MergePath);  // values of another type
+        EXPECT_EQ(engine(reinterpret_cast<const __half *>(16), reinterpret_cast<__half *>(16), SC::Sum{},
+                         __float2half(0.0f), asked),
+                  SegmentedReduceAlgorithm::MergePath);  // a 16-bit sum, in float
+        EXPECT_EQ(engine(reinterpret_cast<const __half *>(16), reinterpret_cast<__half *>(16), SC::Max{},
+                         __float2half(0.0f), asked),
+                  SegmentedReduceAlgorithm::ItemTiles);
+    }
+    EXPECT_EQ(engine(values, sums, SC::Sum{}, 0.0f, SegmentedReduceAlgorithm::MergePath),
+              SegmentedReduceAlgorithm::MergePath);
 }
 
 namespace {
