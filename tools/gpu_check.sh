@@ -15,12 +15,16 @@
 #          configured without architectures: its config must warn, and the program must pass;
 #          (c) the harness, gpu_tests and sc_bench built for sm_80 SASS alone: each must exit 4
 #          with one line naming this GPU's sm_XY;
+#   nvbench: the NVBench benchmarks (issue #48): .ci/nvbench_env.sh gets a CMake of 3.30.4 and NVBench
+#          from the wheels carried in .nvbench/ (a cmake and a cuda-bench wheel: no network here),
+#          BUILD_DIR-nvbench builds sc_nvbench alone, which writes nvbench.json (NVBENCH_ARGS passed
+#          on), and bench/nvbench/nvbench_to_csv.py turns it into nvbench.csv (sc_bench's columns);
 #   compare: a no-regression check: the baseline source in BASE_DIR (default .bench_base, e.g.
 #          `git archive <commit> --prefix=.bench_base/ | tar -x`) and this tree built side by side,
 #          their sc_bench run one after the other (baseline, new, baseline, new, ...: COMPARE_ROUNDS
 #          rounds, default 2; COMPARE_ARGS passed on), and tools/compare_bench.py on the median of
 #          each build's runs (rows of n >= COMPARE_MIN_N, when set).
-# Usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|compare|all]   (default all = tests,
+# Usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|nvbench|compare|all]   (default all = tests,
 # arch, sanitize and bench; e.g. "$OUT" on the device machine)
 # The build directory (BUILD_DIR, default build-gpu) is reused, so a second call builds nothing.
 # BENCH_ARGS is passed to sc_bench (e.g. "--only radix --runs 50"); SANITIZE_ONLY, SANITIZE_DIST_ONLY,
@@ -28,9 +32,10 @@
 # The SpMV tests and benchmark read the .mtx files from .data/matrices (copy ../shared/data/matrices there).
 # Writes at most 8 files to LOG_DIR and prints a summary table last; exits 1 if any step failed.
 set -uo pipefail
-logs=${1:?usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|compare|all]}
+logs=${1:?usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|nvbench|compare|all]}
 phase=${2:-all}
-case $phase in tests|arch|sanitize|bench|compare|all) ;; *) echo "unknown phase '$phase': tests, arch, sanitize, bench, compare or all" >&2; exit 2 ;; esac
+case $phase in tests|arch|sanitize|bench|nvbench|compare|all) ;;
+    *) echo "unknown phase '$phase': tests, arch, sanitize, bench, nvbench, compare or all" >&2; exit 2 ;; esac
 mkdir -p "$logs"
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-gpu}
@@ -71,6 +76,19 @@ if [ "$phase" = bench ] || [ "$phase" = all ]; then
     fi
     cccl_flag=("-DSC_CCCL_NEXT=$cccl_next")
     echo "CCCL next: ${cccl_next:-none (no wheel in .cccl/)}" >>"$logs/build.log"
+fi
+if [ "$phase" = nvbench ]; then
+    # Its own build: the library and sc_nvbench alone, configured by the newer CMake.
+    source .ci/nvbench_env.sh >>"$logs/build.log" 2>&1 || { tail -n 5 "$logs/build.log"; exit 1; }
+    step "configure nvbench" "$logs/build.log" cmake -S . -B "$build-nvbench" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DSC_BUILD_TESTS=OFF -DSC_BUILD_HARNESS=OFF "-DSC_NVBENCH=$SC_NVBENCH" &&
+        step "build sc_nvbench" "$logs/build.log" cmake --build "$build-nvbench" --parallel --target sc_nvbench &&
+        step "sc_nvbench" "$logs/nvbench.log" "$build-nvbench/bin/sc_nvbench" --json "$logs/nvbench.json" \
+            ${NVBENCH_ARGS:-} &&
+        step "nvbench to csv" "$logs/nvbench.log" python3 bench/nvbench/nvbench_to_csv.py "$logs/nvbench.json" \
+            --out "$logs/nvbench.csv"
+    echo; echo "== gpu_check summary =="; printf '%s\n' "${summary[@]}"
+    exit $status
 fi
 step configure "$logs/build.log" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     ${cccl_flag[@]+"${cccl_flag[@]}"} &&

@@ -1,0 +1,344 @@
+#!/usr/bin/env python3
+"""Turns an NVBench JSON result file (sc_nvbench --json RUN.json) into the CSV that sc_bench writes
+(bench/report.h's columns), so that bench/plot/anchors.py, the plots and tools/compare_bench.py read
+NVBench's runs as they read sc_bench's.
+
+    python3 bench/nvbench/nvbench_to_csv.py RUN.json [--out OUT.csv]
+
+writes the CSV to OUT.csv (stdout when no --out). Our benchmarks' conventions (bench/nvbench/*.cu):
+  - the benchmark's name is <operation>/<implementation> (scan/single_pass, scan/cub, copy/...);
+  - the int64 axis n (a power-of-two axis or not: NVBench writes the value, 2^k, not k) is n;
+  - the string axis param, if any, is param; the int64 axis block, if any, is block_size (else 0);
+    any other axis is appended to param as name=value, joined by ';' (no comma in the CSV's field);
+  - median_ms is NVBench's nv/cold/time/gpu/median (its mean, with a warning, where a JSON has no
+    median); gbps and items_per_s are nv/cold/bw/global/bytes_per_second / 1e9 and nv/cold/bw/item_rate
+    taken to the median (NVBench divides by the mean time: both times mean / median), blank where the
+    benchmark counted no bytes or items; gflops is blank;
+  - ok is the summary sc/check/ok that bench/nvbench/check.cuh records (1: every output item of the
+    state checked and right); a state without it is not trusted: ok 0, with a warning;
+  - anchor, ratio_to_anchor and fastest_library are anchors.py's (the fastest library at the point);
+    pct_of_copy is 100 * gbps / the copy's GB/s at the same n, else at the largest n the copy ran.
+The header is sc_bench's: "# gpu: <GPU>, <date>" (meta's timestamp where there is one: NVBench writes
+none; else the JSON file's mtime), then the GPU, its SMs, L2 and memory (devices[]) and NVBench's version.
+Skipped states are left out, each named on stderr with NVBench's reason. Also named on stderr: every
+state whose noise (relative standard deviation of its cold GPU times, what NVBench's default stdrel
+criterion compares with --max-noise) is above its max-noise or unknown, and every state that ran
+throttled: mean SM clock below the throttle threshold (NVBench discards the samples it finds
+throttled and says so only in its log, not in the JSON), or no sample kept at all. The last stderr
+line counts them: "N rows, K skipped, W noisy, T throttled, F failed checks".
+Exit code 1 when a row has ok 0, a state could not be converted (no n, no time, a name without '/'),
+the states ran on more than one GPU, or the JSON has no benchmark; else 0. Standard library only.
+"""
+import argparse
+import csv
+import datetime
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'plot'))
+import anchors  # noqa: E402  (which rows are libraries, the ratio to the fastest of them, the columns)
+
+PROGRAM = 'nvbench_to_csv.py'
+MEDIAN = 'nv/cold/time/gpu/median'
+MEAN = 'nv/cold/time/gpu/mean'
+NOISE = 'nv/cold/time/gpu/stdev/relative'
+IQR = 'nv/cold/time/gpu/iqr/relative'
+SAMPLES = 'nv/cold/sample_size'
+BYTES_PER_SECOND = 'nv/cold/bw/global/bytes_per_second'
+ITEM_RATE = 'nv/cold/bw/item_rate'
+CLOCK_SCALING = 'nv/cold/sm_clock_rate/scaling/percent'  # mean SM clock / default clock, a fraction
+CHECK = 'sc/check/ok'
+# NVBench's defaults where neither the state nor the run's command line sets them: stdrel's
+# max-noise (0.5%) and benchmark_base.cuh's throttle threshold (75% of the default SM clock).
+DEFAULT_MAX_NOISE = 0.005
+DEFAULT_THROTTLE_THRESHOLD = 0.75
+AXES_OF_COLUMNS = ('n', 'param', 'block')
+
+
+def warn(message):
+    print(f'{PROGRAM}: {message}', file=sys.stderr)
+
+
+def summary(state, tag):
+    """The state's summary of `tag` (a dict), or None."""
+    return next((s for s in state.get('summaries') or [] if s.get('tag') == tag), None)
+
+
+def number(found, name='value'):
+    """The float of a summary's entry `name`: NVBench writes numbers as strings ("inf" when it has no
+    estimate; older versions wrote null for it, read as inf). None where the summary is missing."""
+    if found is None:
+        return None
+    entry = next((d for d in found.get('data') or [] if d.get('name') == name), None)
+    if entry is None:
+        return None
+    return math.inf if entry.get('value') is None else float(entry['value'])
+
+
+def option(argv, flag, bench, index):
+    """The last value of `flag` on the run's command line (meta.argv) that applies to this benchmark:
+    NVBench applies an option to the --benchmark (-b, by name or index) before it, or to every
+    benchmark when none is before it. None when not given."""
+    scoped, current = {}, None
+    for i, arg in enumerate(argv[:-1]):
+        if arg in ('--benchmark', '-b'):
+            current = argv[i + 1]
+        elif arg == flag:
+            scoped[current] = argv[i + 1]
+    for key in (bench.get('name'), str(index), None):
+        if key in scoped:
+            return scoped[key]
+    return None
+
+
+def percent_option(argv, flag, bench, index):
+    """A --max-noise or --throttle-threshold of the command line: a percentage there, a fraction here."""
+    value = option(argv, flag, bench, index)
+    try:
+        return None if value is None else float(value) / 100
+    except ValueError:
+        return None
+
+
+def max_noise(argv, bench, index, state):
+    # Older NVBench wrote max_noise into each state and benchmark; newer only takes it on the command line.
+    for source in (state, bench):
+        if source.get('max_noise') is not None:
+            return float(source['max_noise'])
+    found = percent_option(argv, '--max-noise', bench, index)
+    return DEFAULT_MAX_NOISE if found is None else found
+
+
+def throttle_threshold(argv, bench, index):
+    # 0 turns NVBench's own detection off; the default still says whether the clocks held.
+    found = percent_option(argv, '--throttle-threshold', bench, index)
+    return found if found else DEFAULT_THROTTLE_THRESHOLD
+
+
+def axis_values(state):
+    """[(name, value as a string)] of the state's axes, in NVBench's order (a type axis's value is its
+    input string, U32 or I8; an int64 or float64 value is written as a string)."""
+    return [(a['name'], str(a['value'])) for a in state.get('axis_values') or []]
+
+
+def point_of(bench, state):
+    """(operation, implementation, n, param, block_size) of a state; raises ValueError naming what
+    breaks the conventions."""
+    operation, slash, implementation = bench['name'].partition('/')
+    if not slash or not operation or not implementation:
+        raise ValueError(f"benchmark name {bench['name']!r} is not <operation>/<implementation>")
+    values = axis_values(state)
+    named = dict(values)
+    if 'n' not in named:
+        raise ValueError('no axis n')
+    try:
+        n, block = int(named['n']), int(named.get('block', '0'))
+    except ValueError:
+        raise ValueError(f"axis n ({named['n']}) or block ({named.get('block')}) is not an integer") from None
+    others = [f'{name}={value}' for name, value in values if name not in AXES_OF_COLUMNS]
+    param = ';'.join(filter(None, [named.get('param', '')] + others))
+    return operation, implementation, n, param, block
+
+
+def label(bench, state):
+    # NVBench's state name shows a power-of-two axis as 2^k: "Device=0 n=2^20".
+    return f"{bench['name']} [{state.get('name') or state.get('description') or ''}]"
+
+
+def median_seconds(state, where):
+    """The state's median GPU time in seconds (the mean, with a warning, where there is no median);
+    None where NVBench kept no sample."""
+    median = number(summary(state, MEDIAN))
+    if median is not None:
+        return median
+    mean = number(summary(state, MEAN))
+    if mean is not None:
+        warn(f'{where}: no {MEDIAN} (an NVBench without quartiles): median_ms is the mean GPU time')
+    return mean
+
+
+def is_noisy(state, limit, where):
+    """Whether the state's noise is above `limit` or unknown (fewer than 5 samples), said on stderr."""
+    noise = number(summary(state, NOISE))
+    if noise is None:
+        return False  # no cold measurement of the GPU time: nothing to judge
+    iqr = number(summary(state, IQR))
+    robust = '' if iqr is None or math.isinf(iqr) else f' (relative IQR {iqr:.2%})'
+    if math.isinf(noise) or math.isnan(noise):
+        warn(f'{where}: noisy: noise unknown (too few samples to estimate it)')
+        return True
+    if noise > limit:
+        warn(f'{where}: noisy: relative stdev {noise:.2%} above max-noise {limit:.2%}{robust}')
+        return True
+    return False
+
+
+def is_throttled(state, threshold, where):
+    """Whether the state's mean SM clock was below `threshold` of the default clock, said on stderr."""
+    scaling = number(summary(state, CLOCK_SCALING))
+    if scaling is None or scaling >= threshold:
+        return False
+    warn(f'{where}: throttled: mean SM clock {scaling:.0%} of the default, below the threshold {threshold:.0%}')
+    return True
+
+
+def check_of(state, where):
+    """The state's ok: sc/check/ok's value 1; 0 where it is 0 or missing (an unchecked row is not trusted)."""
+    found = number(summary(state, CHECK))
+    if found is None:
+        warn(f'{where}: no {CHECK} summary: the output was not checked, ok 0')
+        return False
+    if found != 1:
+        warn(f'{where}: check failed ({CHECK} {found:g}): ok 0')
+    return found == 1
+
+
+def rows_of(doc, tally):
+    """The rows (dicts of typed values, with the state's device) of every state kept; counts the
+    skipped, noisy, throttled and unconverted states in `tally`."""
+    argv = (doc.get('meta') or {}).get('argv') or []
+    rows = []
+    for index, bench in enumerate(doc.get('benchmarks') or []):
+        threshold = throttle_threshold(argv, bench, index)
+        for state in bench.get('states') or []:
+            where = label(bench, state)
+            if state.get('is_skipped'):
+                tally['skipped'] += 1
+                warn(f"{where}: skipped: {state.get('skip_reason') or 'no reason given'}")
+                continue
+            try:
+                operation, implementation, n, param, block = point_of(bench, state)
+            except ValueError as error:
+                tally['unconverted'] += 1
+                warn(f'{where}: left out: {error}')
+                continue
+            seconds = median_seconds(state, where)
+            if seconds is None:
+                # Every trial discarded as throttled until the timeout, or no cold measurement at all.
+                tally['unconverted'] += 1
+                if number(summary(state, SAMPLES)) == 0:
+                    tally['throttled'] += 1
+                    warn(f'{where}: throttled: no sample kept (NVBench discards throttled trials): left out')
+                else:
+                    warn(f'{where}: left out: no {MEDIAN} nor {MEAN}')
+                continue
+            tally['noisy'] += is_noisy(state, max_noise(argv, bench, index, state), where)
+            tally['throttled'] += is_throttled(state, threshold, where)
+            bandwidth, items = number(summary(state, BYTES_PER_SECOND)), number(summary(state, ITEM_RATE))
+            # NVBench divides the bytes and items by the mean time; sc_bench's rates are at the median.
+            mean = number(summary(state, MEAN))
+            if mean is not None and seconds > 0:
+                bandwidth = None if bandwidth is None else bandwidth * mean / seconds
+                items = None if items is None else items * mean / seconds
+            rows.append(dict(operation=operation, implementation=implementation, n=n, param=param,
+                             ms=seconds * 1e3, gbps=None if bandwidth is None else bandwidth / 1e9,
+                             items_per_s=items, block_size=block, ok=check_of(state, where),
+                             anchor=anchors.is_library(implementation), device=state.get('device')))
+    return rows
+
+
+def add_pct_of_copy(rows):
+    """Sets each row's pct_of_copy (bench/report.h's): of the copy at the same n, else of the copy at
+    the largest n; None without a copy or without the row's bandwidth."""
+    copy = {}
+    for r in rows:
+        if r['operation'] == 'copy' and r['gbps']:
+            copy[r['n']] = max(copy.get(r['n'], 0.0), r['gbps'])  # two copies at one n: the faster is the limit
+    for r in rows:
+        limit = copy.get(r['n'], copy[max(copy)] if copy else None)
+        r['pct_of_copy'] = None if limit is None or r['gbps'] is None else 100 * r['gbps'] / limit
+    return rows
+
+
+def fixed(value, decimals):
+    # bench/report.h's fixed(): blank where there is no value.
+    return '' if value is None or math.isnan(value) else f'{value:.{decimals}f}'
+
+
+def csv_row(r):
+    return [r['operation'], r['implementation'], r['n'], r['param'], fixed(r['ms'], 6), fixed(r['gbps'], 2),
+            fixed(r['items_per_s'], 0), '', fixed(r['ratio'], 4), fixed(r['pct_of_copy'], 2), r['block_size'],
+            int(r['anchor']), int(r['ok']), r['fastest'] or '']
+
+
+def run_date(meta, path):
+    """'YYYY-MM-DD HH:MM' (local time, as sc_bench writes it) of meta's timestamp (seconds since the
+    epoch, or ISO 8601) where there is one (NVBench writes none today), else of the file's mtime."""
+    stamp = meta.get('timestamp')
+    when = None
+    if isinstance(stamp, (int, float)):
+        when = datetime.datetime.fromtimestamp(stamp)
+    elif isinstance(stamp, str):
+        try:
+            when = datetime.datetime.fromisoformat(stamp.replace('Z', '+00:00'))
+            when = when.astimezone() if when.tzinfo else when
+        except ValueError:
+            warn(f'meta.timestamp {stamp!r} is not ISO 8601: the date is the file\'s')
+    if when is None:
+        when = datetime.datetime.fromtimestamp(os.path.getmtime(path))
+    return when.strftime('%Y-%m-%d %H:%M')
+
+
+def header(doc, device, path):
+    """The two comment lines of sc_bench's CSV (run_header.h), from what devices[] and meta say."""
+    meta = doc.get('meta') or {}
+    name = device.get('name', 'unknown GPU')
+    sm = int(device.get('sm_version', 0))
+    machine = (f"{name} (sm_{sm // 100}{sm % 100 // 10}), {device.get('number_of_sms', '?')} SMs, "
+               f"L2 {device.get('l2_cache_size', 0) / 1048576:.1f} MiB, "
+               f"{device.get('global_memory_size', 0) / 1073741824:.1f} GiB")
+    version = ((meta.get('version') or {}).get('nvbench') or {})
+    software = f"NVBench {version.get('string', '(version unknown)')}"
+    if version.get('git_sha'):
+        software += f" ({version['git_sha'][:7]})"
+    return [f'# gpu: {name}, {run_date(meta, path)}',
+            f'# {machine}; {software}, from NVBench JSON; median of the cold GPU times']
+
+
+def write(lines, rows, out):
+    writer = csv.writer(out, lineterminator='\n')
+    out.write(''.join(line + '\n' for line in lines))
+    writer.writerow(anchors.COLUMNS)
+    writer.writerows(csv_row(r) for r in rows)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('json', help="NVBench's JSON (sc_nvbench --json RUN.json)")
+    parser.add_argument('--out', help='write the CSV here (default: stdout)')
+    args = parser.parse_args()
+    with open(args.json) as f:
+        doc = json.load(f)
+    if not doc.get('benchmarks'):
+        warn(f'{args.json} has no benchmark')
+        return 1
+    tally = dict(skipped=0, noisy=0, throttled=0, unconverted=0)
+    rows = rows_of(doc, tally)
+    # devices[] lists every GPU NVBench saw; the states say which ones ran. One CSV is one GPU's.
+    used = sorted({r['device'] for r in rows}, key=str)
+    if len(used) > 1:
+        warn(f'{args.json} holds states of more than one device ({", ".join(map(str, used))}): one CSV is one GPU\'s; '
+             'run each with --devices, or split the file')
+        return 1
+    devices = doc.get('devices') or []
+    device = next((d for d in devices if used and d.get('id') == used[0]), devices[0] if devices else {})
+    annotated = anchors.annotate(add_pct_of_copy(rows))
+    lines = header(doc, device, args.json)
+    if args.out:
+        tmp = args.out + '.tmp'
+        with open(tmp, 'w', newline='') as f:
+            write(lines, annotated, f)
+        os.replace(tmp, args.out)
+    else:
+        write(lines, annotated, sys.stdout)
+    failed = sum(not r['ok'] for r in rows)  # unchecked rows count: not trusted either
+    print(f"{len(rows)} rows, {tally['skipped']} skipped, {tally['noisy']} noisy, {tally['throttled']} throttled, "
+          f'{failed} failed checks', file=sys.stderr)
+    return 1 if failed or tally['unconverted'] else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
