@@ -18,7 +18,8 @@
 #   nvbench: the NVBench benchmarks (issue #48): .ci/nvbench_env.sh gets a CMake of 3.30.4 and NVBench
 #          from the wheels carried in .nvbench/ (a cmake and a cuda-bench wheel: no network here),
 #          BUILD_DIR-nvbench builds sc_nvbench alone, which writes nvbench.json (NVBENCH_ARGS passed
-#          on), and bench/nvbench/nvbench_to_csv.py turns it into nvbench.csv (sc_bench's columns);
+#          on; default "--min-time 0.2 --timeout 2": every state within 2 s, the quick profile of one
+#          device command), and bench/nvbench/nvbench_to_csv.py turns it into nvbench.csv;
 #   compare: a no-regression check: the baseline source in BASE_DIR (default .bench_base, e.g.
 #          `git archive <commit> --prefix=.bench_base/ | tar -x`) and this tree built side by side,
 #          their sc_bench run one after the other (baseline, new, baseline, new, ...: COMPARE_ROUNDS
@@ -84,7 +85,7 @@ if [ "$phase" = nvbench ]; then
         -DSC_BUILD_TESTS=OFF -DSC_BUILD_HARNESS=OFF "-DSC_NVBENCH=$SC_NVBENCH" &&
         step "build sc_nvbench" "$logs/build.log" cmake --build "$build-nvbench" --parallel --target sc_nvbench &&
         step "sc_nvbench" "$logs/nvbench.log" "$build-nvbench/bin/sc_nvbench" --json "$logs/nvbench.json" \
-            ${NVBENCH_ARGS:-} &&
+            ${NVBENCH_ARGS:---min-time 0.2 --timeout 2} &&
         step "nvbench to csv" "$logs/nvbench.log" python3 bench/nvbench/nvbench_to_csv.py "$logs/nvbench.json" \
             --out "$logs/nvbench.csv"
     echo; echo "== gpu_check summary =="; printf '%s\n' "${summary[@]}"

@@ -7,6 +7,7 @@
 
 #include "arena.h"
 #include "fill.h"
+#include "radix_inputs.cuh"
 
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_buffer.h>
@@ -38,7 +39,6 @@ using StreamCompaction::CallEnvironment;
 using StreamCompaction::DeviceBuffer;
 using StreamCompaction::Tuning;
 
-constexpr std::uint32_t kSeed = 0x50f7ab1eu;
 constexpr int kSortLog2[] = {20, 24, 28};
 constexpr int kKeyBits = 32;
 
@@ -55,66 +55,6 @@ constexpr std::size_t kStdSortMax = std::size_t{1} << 24;
 constexpr std::size_t kStdSortManyRunsMax = std::size_t{1} << 20;
 constexpr int kStdSortManyRuns = 5;
 constexpr int kStdSortFewRuns = 3;
-
-enum class Distribution { Uniform, AllEqual, FewDistinct, Sorted, ReverseSorted, Low8, Low16 };
-
-struct NamedDistribution {
-    Distribution distribution;
-    const char *name;  // the Measurement's param
-};
-
-constexpr NamedDistribution kDistributions[] = {
-    {Distribution::Uniform, "uniform"},          // any int; INT_MIN and INT_MAX planted in every copy
-    {Distribution::AllEqual, "all_equal"},       // one negative key
-    {Distribution::FewDistinct, "few_distinct"}, // 16 random keys
-    {Distribution::Sorted, "sorted"},            // distinct, ascending over the whole int range
-    {Distribution::ReverseSorted, "reverse_sorted"},
-    {Distribution::Low8, "low8"},                // the low 8 bits random, the rest zero
-    {Distribution::Low16, "low16"},              // the low 16 bits random, the rest zero
-};
-
-constexpr int kEqualKey = -123456789;
-constexpr unsigned kFewDistinctKeys = 16;
-constexpr std::uint32_t kFewDistinctSeed = 0xd15c0u;
-
-// Key j of an n-key input, from the element's 32 random bits h.
-__device__ int make_key(Distribution distribution, std::uint32_t h, std::size_t j, std::size_t n) {
-    switch (distribution) {
-    case Distribution::Uniform: return j == n / 3 ? INT_MAX : j == n / 2 ? INT_MIN : static_cast<int>(h);
-    case Distribution::AllEqual: return kEqualKey;
-    // index_hash is one-to-one for indices below 2^32, so the 16 keys are distinct.
-    case Distribution::FewDistinct: return static_cast<int>(index_hash(h % kFewDistinctKeys, kFewDistinctSeed));
-    case Distribution::Sorted:
-    case Distribution::ReverseSorted: {
-        // The j-th of n equal steps over the 32-bit range plus random bits within the step:
-        // strictly increasing, and every digit varies. Flipping the sign bit turns unsigned order
-        // into int order; flipping the others as well reverses it.
-        const std::uint64_t step = (std::uint64_t{1} << 32) / n;
-        const auto ascending = static_cast<std::uint32_t>(j * step + h % step);
-        return static_cast<int>(ascending ^ (distribution == Distribution::Sorted ? 0x80000000u : 0x7fffffffu));
-    }
-    case Distribution::Low8: return static_cast<int>(h & 0xffu);
-    case Distribution::Low16: return static_cast<int>(h & 0xffffu);
-    }
-    return 0;
-}
-
-// Keys for pool[0, count), which holds copies of an n-key input `stride` elements apart: each copy
-// is a whole input of the distribution (a sorted copy is sorted), with random bits of its own.
-__global__ void fill_keys(int *pool, std::size_t count, std::size_t stride, std::size_t n, Distribution distribution,
-                          std::uint32_t seed) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        pool[i] = make_key(distribution, index_hash(i, seed), i % stride, n);
-}
-
-// The values of sort_pairs: each key's index in its copy, so that the sorted values show the order
-// that equal keys came out in (CUB's is stable).
-__global__ void fill_indices(int *pool, std::size_t count, std::size_t stride) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        pool[i] = static_cast<int>(i % stride);
-}
 
 // Adds the number of positions where got and expected differ to *mismatches.
 __global__ void count_mismatches(const int *got, const int *expected, std::size_t n, unsigned long long *mismatches) {
@@ -388,7 +328,7 @@ void RadixBenchmark::run() {
         const std::vector<Sorter> pairs = pair_sorters(n);
         for (const NamedDistribution &d : kDistributions) {
             fill_keys<<<fill_blocks(rotation.span()), kFillThreads, 0, stream_.get()>>>(
-                keys_in_.get(), rotation.span(), stride, n, d.distribution, kSeed);
+                keys_in_.get(), rotation.span(), stride, n, d.distribution, kRadixKeySeed);
             SC_CHECK_LAUNCH(fill_keys);
             progress(size, d.name, "sort_keys");
             run_group("sort_keys", size, d.name, keys, rotation, false);
