@@ -11,7 +11,9 @@
 #      library was built with NCCL (else said so and left out);
 #   6. run every consumer program: exit 0 (passed) or 77 (no CUDA device: skipped) is success.
 # Environment: SC_CONSUMERS_DIR (work directory, default a fresh temporary one, removed at the
-# end), SC_JOBS (parallel jobs, default nproc), SC_CUDA_ARCHITECTURES (default 90).
+# end), SC_JOBS (parallel jobs, default nproc), SC_CUDA_ARCHITECTURES (default 90),
+# SC_CONSUMERS_LIBRARY_BUILD (a build directory of the repository for those architectures whose
+# install step 1 takes instead of building the library again; CI passes its main build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -31,12 +33,22 @@ if command -v ninja >/dev/null; then generator=(-G Ninja); fi
 step() { printf '\n== %s (%ds)\n' "$*" "$SECONDS"; }
 fail() { echo "consumers: FAIL: $*" >&2; exit 1; }
 
-step "library only: configure, build, install into $work/prefix"
-cmake -S "$repo" -B "$work/lib" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DSC_BUILD_TESTS=OFF -DSC_BUILD_BENCH=OFF -DSC_BUILD_HARNESS=OFF \
-  -DCMAKE_CUDA_ARCHITECTURES="$arch" -DCMAKE_INSTALL_PREFIX="$work/prefix"
-cmake --build "$work/lib" -j "$jobs"
-cmake --install "$work/lib"
+if [[ -n "${SC_CONSUMERS_LIBRARY_BUILD:-}" ]]; then
+  # An existing build of the repository (CI's main one, for the same architectures): its install
+  # holds the same library targets, headers and package files, and nothing is compiled again.
+  lib_build=$SC_CONSUMERS_LIBRARY_BUILD
+  built_arch=$(sed -n "s/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p" "$lib_build/CMakeCache.txt")
+  [[ "$built_arch" == "$arch" ]] || fail "$lib_build was built for CUDA architectures '$built_arch', not '$arch'"
+  step "library: install $lib_build into $work/prefix"
+  cmake --install "$lib_build" --prefix "$work/prefix"
+else
+  step "library only: configure, build, install into $work/prefix"
+  cmake -S "$repo" -B "$work/lib" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DSC_BUILD_TESTS=OFF -DSC_BUILD_BENCH=OFF -DSC_BUILD_HARNESS=OFF \
+    -DCMAKE_CUDA_ARCHITECTURES="$arch" -DCMAKE_INSTALL_PREFIX="$work/prefix"
+  cmake --build "$work/lib" -j "$jobs"
+  cmake --install "$work/lib"
+fi
 
 config_dir=$(dirname "$(find "$work/prefix" -name StreamCompactionConfig.cmake | head -n 1)")
 [[ -f "$config_dir/StreamCompactionConfig.cmake" ]] || fail "no StreamCompactionConfig.cmake installed"

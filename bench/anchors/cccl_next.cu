@@ -103,7 +103,7 @@ std::string version_text(int version, int per_major, int per_minor) {
     return bench::major_minor(version, per_major, per_minor) + "." + std::to_string(version % per_minor);
 }
 
-// Uniform values in [0, 100), as sc_bench's fill_uniform, converted to T.
+// Uniform values in [0, 100), as sc_bench's fill_percentiles (fill.h), converted to T.
 template <class T>
 __global__ void fill_uniform(T *out, std::size_t count, std::uint32_t seed) {
     for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;

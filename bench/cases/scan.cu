@@ -44,13 +44,6 @@ constexpr int kSweepLog2[] = {24, 28};
 // The naive scan does O(n log n) work: above this it takes long and tells nothing new (--all).
 constexpr std::size_t kNaiveMax = std::size_t{1} << 26;
 
-// Uniform ints in [0, 100).
-__global__ void fill_uniform(int *out, std::size_t count, std::uint32_t seed) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        out[i] = static_cast<int>(index_hash(i, seed) % 100u);
-}
-
 // The selection `x < keep` restated as "keep the non-zeros" for Efficient and Shared, whose
 // compaction has that predicate built in: every implementation then keeps the same elements.
 __global__ void to_nonzero_selection(const int *in, int *out, std::size_t count, int keep) {
@@ -136,8 +129,8 @@ Benchmark::Benchmark(const Options &options, Sink sink)
       nonzero_(pool_elems_),
       out_(pool_elems_),
       temp_(max_temp_bytes(sizes_)) {
-    fill_uniform<<<fill_blocks(pool_elems_), kFillThreads, 0, stream_.get()>>>(in_.get(), pool_elems_, kScanSeed);
-    SC_CHECK_LAUNCH(fill_uniform);
+    fill_percentiles<<<fill_blocks(pool_elems_), kFillThreads, 0, stream_.get()>>>(in_.get(), pool_elems_, kScanSeed);
+    SC_CHECK_LAUNCH(fill_percentiles);
     host_in_ = read_back(in_.get(), sizes_.back().n, stream_.get());
 }
 
