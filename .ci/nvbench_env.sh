@@ -12,9 +12,11 @@ cmake_is_new_enough() {  # 3.30.4 or newer
 }
 if ! cmake_is_new_enough; then
     if [ ! -x "$nvbench_cache/cmake/bin/cmake" ]; then
-        # --find-links: a machine without network installs the wheel carried in .nvbench/.
-        python3 -m pip install --quiet --find-links "$nvbench_cache" --target "$nvbench_cache/cmake" \
-            'cmake>=3.30.4,<4' ||
+        # A cmake wheel carried in .nvbench/ is installed from there alone (--no-index: a machine
+        # without network would otherwise wait on PyPI's retries first); else PyPI's.
+        offline=()
+        if ls "$nvbench_cache"/cmake-*.whl >/dev/null 2>&1; then offline=(--no-index --find-links "$nvbench_cache"); fi
+        python3 -m pip install --quiet "${offline[@]}" --target "$nvbench_cache/cmake" 'cmake>=3.30.4,<4' ||
             { echo "nvbench_env: cannot pip install cmake>=3.30.4 (NVBench's package needs it)" >&2; exit 1; }
     fi
     export PYTHONPATH="$nvbench_cache/cmake${PYTHONPATH:+:$PYTHONPATH}"
