@@ -16,6 +16,7 @@
 // Those small matrices also get a row of operation spmv_<type>_graph: the same batch captured in
 // one CUDA graph and replayed, the kernels' time without the launches' (us and cuSPARSE alike).
 #include "cases.h"
+#include "spmv_inputs.h"
 
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_buffer.h>
@@ -31,7 +32,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <random>
 #include <string>
 #include <type_traits>
 
@@ -44,7 +44,6 @@ using SC::DeviceBuffer;
 using SC::SpmvAlgorithm;
 
 constexpr int kSmallBatch = 10;
-constexpr std::uint32_t kVectorSeed = 2024;
 
 struct SpmvImpl {
     const char *name;
@@ -96,38 +95,9 @@ void print_plan(const std::string &name, const CsrMatrix<double> &matrix) {
                  SC::vector_csr_lanes(stats.mean));
 }
 
-// A matrix by name, made (read or generated) only when its turn comes, so that one at a time is in memory.
-struct MatrixSource {
-    std::string name;
-    std::function<CsrMatrix<double>()> make;
-};
-
 // Every .mtx file of the matrix directory by name, then the generated matrices.
 std::vector<MatrixSource> matrix_sources(const Options &options) {
-    std::vector<std::filesystem::path> files;
-    const std::string dir = matrix_directory(options);
-    if (!dir.empty())
-        for (const auto &entry : std::filesystem::directory_iterator(dir))
-            if (entry.is_regular_file() && entry.path().extension() == ".mtx") files.push_back(entry.path());
-    std::sort(files.begin(), files.end(),
-              [](const auto &a, const auto &b) { return a.filename() < b.filename(); });
-    std::vector<MatrixSource> sources;
-    for (const auto &path : files)
-        sources.push_back({path.stem().string(), [path] { return SC::read_matrix_market(path.string()); }});
-    sources.push_back({"poisson_2d_2048", [] { return SC::poisson_2d(2048); }});
-    sources.push_back({"poisson_3d_160", [] { return SC::poisson_3d(160); }});
-    // As the tests' large power-law matrix: about 12 nonzeros per row, rows up to 2^22 long.
-    sources.push_back({"power_law_2^22", [] { return SC::power_law(1 << 22, 1 << 22, 1.5, 4, 2024); }});
-    return sources;
-}
-
-template <class V>
-std::vector<V> random_vector(int count) {
-    std::mt19937 rng(kVectorSeed);
-    std::uniform_real_distribution<double> unit(-1, 1);
-    std::vector<V> v(count);
-    for (V &x : v) x = static_cast<V>(unit(rng));
-    return v;
+    return spmv_matrix_sources(matrix_directory(options));
 }
 
 // max |got - expected| within `tolerance` of max |expected|; a NaN anywhere fails.
@@ -148,7 +118,7 @@ template <class V>
 void run_matrix(const std::string &name, const CsrMatrix<V> &host, const Options &options, const Sink &sink,
                 cudaStream_t stream) {
     const SC::DeviceCsr<V> matrix(host);
-    const std::vector<V> x_host = random_vector<V>(host.cols);
+    const std::vector<V> x_host = spmv_vector<V>(host.cols);
     const DeviceBuffer<V> x = DeviceBuffer<V>::from_host(x_host.data(), x_host.size());
     const DeviceBuffer<V> y(host.rows);
     // The uploads above ran on the legacy default stream, which does not order the non-blocking one.

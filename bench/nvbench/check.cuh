@@ -3,7 +3,9 @@
 // outputs poisoned before the timed runs, and the full-output check of what the last timed run
 // wrote, reported as the state's summary "sc/check/ok" (value 1: every item right; 0: not), which
 // bench/nvbench/nvbench_to_csv.py turns into the CSV's ok column. A wrong output is also printed.
+#include "check.h"  // kPoisonByte, sc_bench's
 #include "fill.h"
+#include "timing.h"  // read_back
 
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_buffer.h>
@@ -15,8 +17,6 @@
 #include <string>
 
 namespace bench {
-
-constexpr int kPoisonByte = 0xA5;
 
 // Records the check of a state's output; `what` says what was compared when it failed.
 inline void record_check(nvbench::state &state, bool ok, const std::string &what) {
@@ -45,10 +45,7 @@ unsigned long long mismatches(const T *got, const T *expected, std::size_t n, cu
     SC_CUDA_CHECK(cudaMemsetAsync(count.get(), 0, sizeof(unsigned long long), stream));
     count_mismatches<<<fill_blocks(n), kFillThreads, 0, stream>>>(got, expected, n, count.get());
     SC_CHECK_LAUNCH(count_mismatches);
-    unsigned long long host = 0;
-    SC_CUDA_CHECK(cudaMemcpyAsync(&host, count.get(), sizeof host, cudaMemcpyDeviceToHost, stream));
-    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return host;
+    return read_back(count.get(), stream);
 }
 
 }  // namespace bench

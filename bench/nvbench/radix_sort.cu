@@ -76,9 +76,7 @@ SortErrors sort_errors(const int *keys_in, const int *keys_out, const int *value
     SC_CUDA_CHECK(cudaMemsetAsync(d_errors.get(), 0, d_errors.bytes(), stream));
     count_sort_errors<<<fill_blocks(n), kFillThreads, 0, stream>>>(keys_in, keys_out, values_out, n, d_errors.get());
     SC_CHECK_LAUNCH(count_sort_errors);
-    unsigned long long host[3] = {};
-    SC_CUDA_CHECK(cudaMemcpyAsync(host, d_errors.get(), sizeof host, cudaMemcpyDeviceToHost, stream));
-    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const std::vector<unsigned long long> host = read_back(d_errors.get(), 3, stream);
     return {host[0], host[1], host[2]};
 }
 

@@ -48,14 +48,6 @@ std::vector<int> host_input(std::size_t n) {
     return in;
 }
 
-template <class T>
-std::vector<T> download(const T *d_src, std::size_t n, cudaStream_t stream) {
-    std::vector<T> host(n);
-    SC_CUDA_CHECK(cudaMemcpyAsync(host.data(), d_src, n * sizeof(T), cudaMemcpyDeviceToHost, stream));
-    SC_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return host;
-}
-
 // "" when got equals expected, else where they first differ.
 std::string first_difference(const std::vector<int> &got, const std::vector<int> &expected) {
     if (got.size() != expected.size())
@@ -125,7 +117,7 @@ void time_scan(nvbench::state &state, std::size_t temp_bytes, Scan scan) {
     state.exec([&](nvbench::launch &launch) {
         scan(in.get(), out.get(), n, temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
     });
-    record_difference(state, first_difference(download(out.get(), n, stream), exclusive_sum_of(host_input(n))));
+    record_difference(state, first_difference(read_back(out.get(), n, stream), exclusive_sum_of(host_input(n))));
 }
 
 void scan_cub(nvbench::state &state) {
@@ -173,12 +165,12 @@ void time_select(nvbench::state &state, Falses falses, std::size_t temp_bytes, S
         select(in.get(), out.get(), count.get(), n, Below{keep}, temp.get(), temp.bytes(),
                static_cast<cudaStream_t>(launch.get_stream()));
     });
-    const std::size_t got_count = download(count.get(), 1, stream)[0];
+    const std::size_t got_count = read_back(count.get(), 1, stream)[0];
     if (got_count != kept) {
         record_check(state, false, "count " + std::to_string(got_count) + ", expected " + std::to_string(kept));
         return;
     }
-    record_difference(state, first_difference(download(out.get(), expected.size(), stream), expected));
+    record_difference(state, first_difference(read_back(out.get(), expected.size(), stream), expected));
 }
 
 void compact_cub(nvbench::state &state) {

@@ -1,0 +1,263 @@
+// The merge part on NVBench (issue #48), on sc_bench's sorted int32 keys (sorted_inputs.cuh: the
+// inclusive sum of increments in {0, 1, 2} from index_hash, 0 with probability 1/2, so that some
+// keys repeat and some are absent from the other array) at n = 2^20, 2^24 and 2^28 (axis n):
+//   sorted_search (param "lower"): the lower bounds of n sorted needles in a sorted haystack of n,
+//     ours by merge path (ours) and by a binary search per needle (ours_binary), against
+//     thrust::lower_bound's vectorized form (thrust). Bytes: needles and haystack read, bounds
+//     written (12n).
+//   merge_keys, merge_pairs: two sorted halves of n/2 keys (n is the output's length, as in
+//     sc_bench), with values index hashes in [0, 2^16), merged into n, ours against
+//     cub::DeviceMerge::MergeKeys and MergePairs (cub; int64 sizes, as sc_bench calls them). Bytes:
+//     8n (keys), 16n (pairs).
+// Every output (and CUB's storage) is poisoned before the timed runs and checked in full after
+// them against the CPU's result on the same inputs (the bounds of a two-pointer walk; the stable
+// merge, a's keys first of equal ones, each value beside its key).
+#include "check.cuh"
+#include "sorted_inputs.cuh"
+
+#include <stream_compaction/device/merge.cuh>
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_buffer.h>
+#include <stream_compaction/support/operators.cuh>
+
+#include <cub/device/device_merge.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
+#include <nvbench/nvbench.cuh>
+#include <thrust/binary_search.h>
+#include <thrust/execution_policy.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bench {
+namespace {
+
+namespace SC = StreamCompaction;
+
+using namespace sorted_inputs;  // sc_bench's seeds and generator of these inputs
+constexpr std::uint32_t kBValueSeed = kValueSeed ^ 1u;  // b's values, as sc_bench seeds them
+constexpr unsigned kValueMask = 0xffffu;                // sorted_inputs' make_values: hashes in [0, 2^16)
+
+const std::vector<nvbench::int64_t> kMergeLog2 = {20, 24, 28};
+const std::vector<std::string> kLowerParam = {"lower"};
+
+// The increment before sorted key i, as sorted_inputs.cuh defines it: 0 where index_hash(i) %
+// kMeanRun != 0, else 1 or 2 (the CPU's reference keys).
+int key_increment(std::size_t i, std::uint32_t seed) {
+    const std::uint32_t h = index_hash(i, seed);
+    return h % kMeanRun != 0 ? 0 : 1 + static_cast<int>((h >> 16) & 1u);
+}
+
+// `count` sorted keys, made as sc_bench makes them (one copy).
+SC::DeviceBuffer<int> sorted_keys(std::size_t count, std::uint32_t seed, cudaStream_t stream) {
+    SC::DeviceBuffer<int> increments(count), keys(count);
+    SC::DeviceBuffer<char> temp(scan_temp_bytes(count));
+    make_sorted_keys(keys.get(), increments.get(), count, seed, kMeanRun, count, Rotation(count, copy_stride(count)),
+                     temp, stream);
+    SC_CUDA_CHECK(cudaStreamSynchronize(stream));  // before the increments and the scan's storage are freed
+    return keys;
+}
+
+std::vector<int> host_sorted_keys(std::size_t count, std::uint32_t seed) {
+    std::vector<int> keys(count);
+    int key = 0;
+    for (std::size_t i = 0; i < count; ++i) keys[i] = key += key_increment(i, seed);
+    return keys;
+}
+
+// The merge's values: value i of an input is index_hash(i, seed) & kValueMask (sorted_inputs.cuh's
+// make_values).
+int value_at(std::size_t i, std::uint32_t seed) { return static_cast<int>(index_hash(i, seed) & kValueMask); }
+
+SC::DeviceBuffer<int> merge_values(std::size_t count, std::uint32_t seed, cudaStream_t stream) {
+    SC::DeviceBuffer<int> values(count);
+    make_values(values.get(), count, seed, stream);
+    return values;
+}
+
+// "" when got equals expected (of the same length), else the first `item` where they differ.
+std::string first_difference(const std::vector<int> &got, const std::vector<int> &expected, const std::string &item) {
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (got[i] != expected[i])
+            return item + " " + std::to_string(i) + " is " + std::to_string(got[i]) + ", expected " +
+                   std::to_string(expected[i]);
+    return "";
+}
+
+// The lower bound of every needle in the haystack, by one walk over both (the needles are sorted).
+std::vector<int> host_lower_bounds(std::size_t n) {
+    const std::vector<int> needles = host_sorted_keys(n, kNeedleSeed), haystack = host_sorted_keys(n, kHaystackSeed);
+    std::vector<int> bounds(n);
+    std::size_t bound = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        while (bound < n && haystack[bound] < needles[i]) ++bound;
+        bounds[i] = static_cast<int>(bound);
+    }
+    return bounds;
+}
+
+// One search of one state: the inputs, the poisoned bounds, NVBench's counts, the timed searches and
+// the check of what the last one wrote. search(needles, haystack, bounds, n, stream) enqueues one.
+template <class Search>
+void time_search(nvbench::state &state, Search search) {
+    const auto n = static_cast<std::size_t>(state.get_int64("n"));
+    const cudaStream_t stream = state.get_cuda_stream();
+    const SC::DeviceBuffer<int> needles = sorted_keys(n, kNeedleSeed, stream);
+    const SC::DeviceBuffer<int> haystack = sorted_keys(n, kHaystackSeed, stream);
+    SC::DeviceBuffer<int> bounds(n);
+    bounds.fill_bytes(kPoisonByte);
+    state.add_element_count(n);
+    state.add_global_memory_reads<int>(2 * n);
+    state.add_global_memory_writes<int>(n);
+    state.exec([&](nvbench::launch &launch) {
+        search(needles.get(), haystack.get(), bounds.get(), n, static_cast<cudaStream_t>(launch.get_stream()));
+    });
+    const std::string difference = first_difference(read_back(bounds.get(), n, stream), host_lower_bounds(n), "bound");
+    record_check(state, difference.empty(), difference);
+}
+
+// thrust::lower_bound as sc_bench calls it, but par_nosync: Thrust's par waits for the stream after
+// the kernel, which NVBench's timed launches, held back by its blocking kernel, must not do.
+void sorted_search_thrust(nvbench::state &state) {
+    time_search(state, [](const int *needles, const int *haystack, int *bounds, std::size_t n, cudaStream_t s) {
+        thrust::lower_bound(thrust::cuda::par_nosync.on(s), haystack, haystack + n, needles, needles + n, bounds);
+    });
+}
+
+void sorted_search_ours(nvbench::state &state) {
+    time_search(state, [](const int *needles, const int *haystack, int *bounds, std::size_t n, cudaStream_t s) {
+        SC::sorted_search(needles, n, haystack, n, bounds, SC::Bound::Lower, SC::Less{}, s);
+    });
+}
+
+void sorted_search_ours_binary(nvbench::state &state) {
+    time_search(state, [](const int *needles, const int *haystack, int *bounds, std::size_t n, cudaStream_t s) {
+        SC::lower_bound(haystack, n, needles, n, bounds, SC::Less{}, s);
+    });
+}
+
+// The stable merge of a (na keys) and b (nb keys): of equal keys a's first, each side in its order;
+// with `pairs`, each key's value beside it.
+struct HostMerge {
+    std::vector<int> keys, values;
+};
+HostMerge host_merge(std::size_t na, std::size_t nb, bool pairs) {
+    const std::vector<int> a = host_sorted_keys(na, kASeed), b = host_sorted_keys(nb, kBSeed);
+    HostMerge merged;
+    merged.keys.reserve(na + nb);
+    if (pairs) merged.values.reserve(na + nb);
+    for (std::size_t i = 0, j = 0; i < na || j < nb;) {
+        if (j < nb && (i == na || b[j] < a[i])) {
+            merged.keys.push_back(b[j]);
+            if (pairs) merged.values.push_back(value_at(j, kBValueSeed));
+            ++j;
+        } else {
+            merged.keys.push_back(a[i]);
+            if (pairs) merged.values.push_back(value_at(i, kValueSeed));
+            ++i;
+        }
+    }
+    return merged;
+}
+
+// One merge of one state, as time_search: merge(a, a_values, na, b, b_values, nb, keys_out,
+// values_out, temp, temp_bytes, stream) enqueues one (the values null for merge_keys).
+template <class Merge>
+void time_merge(nvbench::state &state, bool pairs, std::size_t temp_bytes, Merge merge) {
+    const auto n = static_cast<std::size_t>(state.get_int64("n"));
+    const std::size_t na = n / 2, nb = n - na;
+    const cudaStream_t stream = state.get_cuda_stream();
+    const SC::DeviceBuffer<int> a = sorted_keys(na, kASeed, stream), b = sorted_keys(nb, kBSeed, stream);
+    const SC::DeviceBuffer<int> a_values = pairs ? merge_values(na, kValueSeed, stream) : SC::DeviceBuffer<int>();
+    const SC::DeviceBuffer<int> b_values = pairs ? merge_values(nb, kBValueSeed, stream) : SC::DeviceBuffer<int>();
+    SC::DeviceBuffer<int> keys_out(n), values_out(pairs ? n : 0);
+    SC::DeviceBuffer<char> temp(temp_bytes);
+    keys_out.fill_bytes(kPoisonByte);
+    values_out.fill_bytes(kPoisonByte);
+    temp.fill_bytes(kPoisonByte);
+    state.add_element_count(n);
+    state.add_global_memory_reads<int>(pairs ? 2 * n : n);
+    state.add_global_memory_writes<int>(pairs ? 2 * n : n);
+    state.exec([&](nvbench::launch &launch) {
+        merge(a.get(), a_values.get(), na, b.get(), b_values.get(), nb, keys_out.get(), values_out.get(), temp.get(),
+              temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
+    });
+    const HostMerge expected = host_merge(na, nb, pairs);
+    std::string difference = first_difference(read_back(keys_out.get(), n, stream), expected.keys, "key");
+    if (difference.empty() && pairs)
+        difference = first_difference(read_back(values_out.get(), n, stream), expected.values, "value");
+    record_check(state, difference.empty(), difference);
+}
+
+void merge_keys_cub(nvbench::state &state) {
+    const auto n = static_cast<std::size_t>(state.get_int64("n"));
+    const std::size_t na = n / 2, nb = n - na;
+    std::size_t bytes = 0;
+    const int *none = nullptr;
+    SC_CUDA_CHECK(cub::DeviceMerge::MergeKeys(nullptr, bytes, none, static_cast<std::int64_t>(na), none,
+                                              static_cast<std::int64_t>(nb), static_cast<int *>(nullptr),
+                                              ::cuda::std::less<>{}));
+    time_merge(state, false, bytes,
+               [](const int *a, const int *, std::size_t na, const int *b, const int *, std::size_t nb, int *keys,
+                  int *, void *temp, std::size_t bytes, cudaStream_t s) {
+                   SC_CUDA_CHECK(cub::DeviceMerge::MergeKeys(temp, bytes, a, static_cast<std::int64_t>(na), b,
+                                                             static_cast<std::int64_t>(nb), keys,
+                                                             ::cuda::std::less<>{}, s));
+               });
+}
+
+// Ours takes no temporary storage.
+void merge_keys_ours(nvbench::state &state) {
+    time_merge(state, false, 0,
+               [](const int *a, const int *, std::size_t na, const int *b, const int *, std::size_t nb, int *keys,
+                  int *, void *, std::size_t, cudaStream_t s) { SC::merge_keys(a, na, b, nb, keys, SC::Less{}, s); });
+}
+
+void merge_pairs_cub(nvbench::state &state) {
+    const auto n = static_cast<std::size_t>(state.get_int64("n"));
+    const std::size_t na = n / 2, nb = n - na;
+    std::size_t bytes = 0;
+    const int *none = nullptr;
+    int *no_out = nullptr;
+    SC_CUDA_CHECK(cub::DeviceMerge::MergePairs(nullptr, bytes, none, none, static_cast<std::int64_t>(na), none, none,
+                                               static_cast<std::int64_t>(nb), no_out, no_out, ::cuda::std::less<>{}));
+    time_merge(state, true, bytes,
+               [](const int *a, const int *a_values, std::size_t na, const int *b, const int *b_values, std::size_t nb,
+                  int *keys, int *values, void *temp, std::size_t bytes, cudaStream_t s) {
+                   SC_CUDA_CHECK(cub::DeviceMerge::MergePairs(temp, bytes, a, a_values, static_cast<std::int64_t>(na),
+                                                              b, b_values, static_cast<std::int64_t>(nb), keys, values,
+                                                              ::cuda::std::less<>{}, s));
+               });
+}
+
+void merge_pairs_ours(nvbench::state &state) {
+    time_merge(state, true, 0,
+               [](const int *a, const int *a_values, std::size_t na, const int *b, const int *b_values, std::size_t nb,
+                  int *keys, int *values, void *, std::size_t, cudaStream_t s) {
+                   SC::merge_pairs(a, a_values, na, b, b_values, nb, keys, values, SC::Less{}, s);
+               });
+}
+
+// Names "<operation>/<implementation>", axes n and (the searches) param: bench/nvbench/nvbench_to_csv.py.
+NVBENCH_BENCH(sorted_search_thrust)
+    .set_name("sorted_search/thrust")
+    .add_int64_power_of_two_axis("n", kMergeLog2)
+    .add_string_axis("param", kLowerParam);
+NVBENCH_BENCH(sorted_search_ours)
+    .set_name("sorted_search/ours")
+    .add_int64_power_of_two_axis("n", kMergeLog2)
+    .add_string_axis("param", kLowerParam);
+NVBENCH_BENCH(sorted_search_ours_binary)
+    .set_name("sorted_search/ours_binary")
+    .add_int64_power_of_two_axis("n", kMergeLog2)
+    .add_string_axis("param", kLowerParam);
+NVBENCH_BENCH(merge_keys_cub).set_name("merge_keys/cub").add_int64_power_of_two_axis("n", kMergeLog2);
+NVBENCH_BENCH(merge_keys_ours).set_name("merge_keys/ours").add_int64_power_of_two_axis("n", kMergeLog2);
+NVBENCH_BENCH(merge_pairs_cub).set_name("merge_pairs/cub").add_int64_power_of_two_axis("n", kMergeLog2);
+NVBENCH_BENCH(merge_pairs_ours).set_name("merge_pairs/ours").add_int64_power_of_two_axis("n", kMergeLog2);
+
+}  // namespace
+}  // namespace bench
