@@ -24,18 +24,8 @@ unpack() {  # unpack WHEEL: unpacks the wheel's headers beside it (once) and pri
     local wheel=$1 dest
     dest="$(dirname "$wheel")/$(basename "$wheel" .whl)"
     if ! include_dir_of "$dest" >/dev/null; then
-        rm -rf "$dest.tmp"
-        python3 - "$wheel" "$dest.tmp" "$headers/" <<'EOF' || { echo "cccl_next.sh: cannot unpack $wheel" >&2; exit 1; }
-import sys, zipfile
-wheel, dest, prefix = sys.argv[1:]
-with zipfile.ZipFile(wheel) as z:
-    members = [m for m in z.namelist() if m.startswith(prefix)]
-    if not members:
-        sys.exit(f"{wheel} has no {prefix}")
-    z.extractall(dest, members)
-EOF
-        rm -rf "$dest"
-        mv "$dest.tmp" "$dest"
+        python3 "$root/tools/unpack_wheel.py" "$wheel" "$dest" "$headers/" ||
+            { echo "cccl_next.sh: cannot unpack $wheel" >&2; exit 1; }
     fi
     include_dir_of "$dest"
 }

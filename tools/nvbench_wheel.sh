@@ -25,19 +25,8 @@ unpack() {  # unpack WHEEL: unpacks the wheel's cu13 NVBench beside it (once) an
     local wheel=$1 dest
     dest="$(dirname "$wheel")/$(basename "$wheel" .whl)"
     if ! config_dir_of "$dest" >/dev/null; then
-        rm -rf "$dest.tmp"
-        python3 - "$wheel" "$dest.tmp" "$package/" <<'PY' ||
-import sys, zipfile
-wheel, dest, prefix = sys.argv[1:]
-with zipfile.ZipFile(wheel) as z:
-    members = [m for m in z.namelist() if m.startswith(prefix)]
-    if not members:
-        sys.exit(f"{wheel} has no {prefix}")
-    z.extractall(dest, members)
-PY
+        python3 "$root/tools/unpack_wheel.py" "$wheel" "$dest" "$package/" ||
             { echo "nvbench_wheel.sh: cannot unpack $wheel" >&2; exit 1; }
-        rm -rf "$dest"
-        mv "$dest.tmp" "$dest"
     fi
     config_dir_of "$dest"
 }

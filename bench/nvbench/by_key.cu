@@ -89,16 +89,6 @@ std::vector<unsigned> host_histogram(std::size_t n, int bins) {
     return counts;
 }
 
-// "" when got equals expected (of the same length), else the first `item` where they differ.
-template <class T>
-std::string first_difference(const std::vector<T> &got, const std::vector<T> &expected, const std::string &item) {
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (got[i] != expected[i])
-            return item + " " + std::to_string(i) + " is " + std::to_string(got[i]) + ", expected " +
-                   std::to_string(expected[i]);
-    return "";
-}
-
 // The parameter's mean run length: "mean 4" -> 4.
 unsigned mean_run_length(const std::string &param) {
     return static_cast<unsigned>(std::stoul(param.substr(param.find(' ') + 1)));
@@ -146,7 +136,7 @@ void time_runs(nvbench::state &state, RunOp op, std::size_t temp_bytes, Call cal
         difference = first_difference(read_back(values_out.get(), run_count, stream), expected.sums, "sum");
     if (difference.empty() && op == RunOp::RunLengthEncode)
         difference = first_difference(read_back(values_out.get(), run_count, stream), expected.lengths, "length");
-    record_check(state, difference.empty(), difference);
+    record_difference(state, difference);
 }
 
 void reduce_by_key_cub(nvbench::state &state) {
@@ -238,7 +228,7 @@ void time_histogram(nvbench::state &state, std::size_t temp_bytes, Histogram his
     });
     const std::string difference =
         first_difference(read_back(counts.get(), counts.size(), stream), host_histogram(n, bins), "bin");
-    record_check(state, difference.empty(), difference);
+    record_difference(state, difference);
 }
 
 void histogram_even_cub(nvbench::state &state) {

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace bench {
 
@@ -25,6 +26,25 @@ inline void record_check(nvbench::state &state, bool ok, const std::string &what
     summary.set_string("description", "1 when every item of the last timed run's output was right");
     summary.set_int64("value", ok ? 1 : 0);
     if (!ok) std::fprintf(stderr, "sc_nvbench: %s: %s\n", state.get_short_description().c_str(), what.c_str());
+}
+
+// "" when got equals expected, else where they first differ (the first differing `item`, or the sizes).
+template <class T>
+std::string first_difference(const std::vector<T> &got, const std::vector<T> &expected,
+                             const std::string &item = "item") {
+    if (got.size() != expected.size())
+        return std::to_string(got.size()) + " " + item + "s, expected " + std::to_string(expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (got[i] != expected[i])
+            return item + " " + std::to_string(i) + " of " + std::to_string(got.size()) + " is " +
+                   std::to_string(got[i]) + ", expected " + std::to_string(expected[i]);
+    return "";
+}
+
+// Records the check of a state whose first_difference (or other description of what is wrong) is
+// `difference`: "" when the output was right.
+inline void record_difference(nvbench::state &state, const std::string &difference) {
+    record_check(state, difference.empty(), difference);
 }
 
 // Adds to *mismatches the positions where got and expected differ.

@@ -48,21 +48,6 @@ std::vector<int> host_input(std::size_t n) {
     return in;
 }
 
-// "" when got equals expected, else where they first differ.
-std::string first_difference(const std::vector<int> &got, const std::vector<int> &expected) {
-    if (got.size() != expected.size())
-        return std::to_string(got.size()) + " items, expected " + std::to_string(expected.size());
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (got[i] != expected[i])
-            return "item " + std::to_string(i) + " is " + std::to_string(got[i]) + ", expected " +
-                   std::to_string(expected[i]);
-    return "";
-}
-
-void record_difference(nvbench::state &state, const std::string &difference) {
-    record_check(state, difference.empty(), difference);
-}
-
 // The exclusive sum of the inputs, wrapping as the GPU's int additions do.
 std::vector<int> exclusive_sum_of(const std::vector<int> &in) {
     std::vector<int> out(in.size());

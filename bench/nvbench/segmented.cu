@@ -117,15 +117,6 @@ std::optional<SegmentedInputs> state_inputs(nvbench::state &state) {
     return make_inputs(*segmentation, n, state.get_cuda_stream());
 }
 
-// "" when got equals expected, else `what` and where they first differ.
-std::string first_difference(const std::string &what, const std::vector<int> &got, const std::vector<int> &expected) {
-    for (std::size_t i = 0; i < expected.size(); ++i)
-        if (got[i] != expected[i])
-            return what + " item " + std::to_string(i) + " of " + std::to_string(expected.size()) + " is " +
-                   std::to_string(got[i]) + ", expected " + std::to_string(expected[i]);
-    return "";
-}
-
 // Each element's sum of the values before it in its segment. Values in [0, 16): no sum of 2^26 overflows.
 std::vector<int> exclusive_segment_sums(const SegmentedInputs &in) {
     std::vector<int> out(in.n);
@@ -164,8 +155,8 @@ void time_scan(nvbench::state &state, TempBytes temp_bytes, Scan scan) {
         scan(*in, out.get(), temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
     });
     const std::string difference =
-        first_difference("scan", read_back(out.get(), in->n, state.get_cuda_stream()), exclusive_segment_sums(*in));
-    record_check(state, difference.empty(), difference);
+        first_difference(read_back(out.get(), in->n, state.get_cuda_stream()), exclusive_segment_sums(*in), "scan");
+    record_difference(state, difference);
 }
 
 // cub::DeviceScan::ExclusiveSumByKey's storage, as sc_bench calls it: int item count, equal_to on the keys.
@@ -228,8 +219,8 @@ void time_reduce(nvbench::state &state, TempBytes temp_bytes, Reduce reduce) {
         reduce(*in, sums.get(), temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
     });
     const std::string difference =
-        first_difference("sum", read_back(sums.get(), in->segments, state.get_cuda_stream()), segment_sums(*in));
-    record_check(state, difference.empty(), difference);
+        first_difference(read_back(sums.get(), in->segments, state.get_cuda_stream()), segment_sums(*in), "sum");
+    record_difference(state, difference);
 }
 
 void segmented_reduce_cub(nvbench::state &state) {
@@ -303,10 +294,10 @@ void time_reduce_by_key(nvbench::state &state, ExecTag tag, RunCount run_count, 
         return;
     }
     std::string difference =
-        first_difference("key", read_back(out.unique_keys.get(), nonempty.size(), stream), nonempty);
+        first_difference(read_back(out.unique_keys.get(), nonempty.size(), stream), nonempty, "key");
     if (difference.empty())
-        difference = first_difference("sum", read_back(out.sums.get(), nonempty.size(), stream), nonempty_sums);
-    record_check(state, difference.empty(), difference);
+        difference = first_difference(read_back(out.sums.get(), nonempty.size(), stream), nonempty_sums, "sum");
+    record_difference(state, difference);
 }
 
 // cub::DeviceReduce::ReduceByKey's storage, as sc_bench calls it: int item count, cuda::std::plus.

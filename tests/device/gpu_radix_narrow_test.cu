@@ -2,8 +2,9 @@
 // uint8_t, int16_t, uint16_t, __half, __nv_bfloat16) and values of 1 and 2 bytes with keys of every
 // width, against std::stable_sort in the documented order (NaNs included): every shape, tile
 // boundaries, block sizes, several portions, descending and bit ranges, an argsort, poisoned
-// outputs and storage. Compiled with PyTorch's flags (no __half operators or implicit conversions;
-// tests/CMakeLists.txt): the sort must not need them.
+// outputs and storage, graph capture and replay with storage at odd addresses. Compiled with
+// PyTorch's flags (no __half operators or implicit conversions; tests/CMakeLists.txt): the sort
+// must not need them.
 #include <gtest/gtest.h>
 
 #include <stream_compaction/device/radix_sort.cuh>
@@ -12,6 +13,8 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "gpu_test_util.h"
+#include "reference.h"
+#include "robustness_util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -161,22 +164,6 @@ std::vector<Value> makeValues(std::size_t n, std::uint32_t seed) {
     for (std::size_t i = 0; i < n; ++i)
         values[i] = fromBits<Value>(static_cast<BitsOf<Value>>(sizeof(Value) == 1 ? rng() : i));
     return values;
-}
-
-// std::stable_sort of the keys under `less`, carrying the values.
-template <class Key, class Value, class Less>
-void referenceSort(std::vector<Key> &keys, std::vector<Value> &values, Less less) {
-    std::vector<std::size_t> order(keys.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return less(keys[a], keys[b]); });
-    std::vector<Key> sorted_keys(keys.size());
-    std::vector<Value> sorted_values(values.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        sorted_keys[i] = keys[order[i]];
-        if (!values.empty()) sorted_values[i] = values[order[i]];
-    }
-    keys.swap(sorted_keys);
-    values.swap(sorted_values);
 }
 
 // The reference's comparison for `order`: the documented order (reversed when descending) on the
@@ -450,4 +437,56 @@ TEST_F(GpuRadixNarrow, ArgsortAndManagedStorage) {
     EXPECT_TRUE(sameBits("value", got_values, expected_values));
     EXPECT_EQ(SC::radix_sort_temp_bytes<__nv_bfloat16>(0), 0u);
     EXPECT_NO_THROW(SC::radix_sort_keys<std::int8_t>(nullptr, nullptr, 0));
+}
+
+// A sort of __half keys carrying 1-byte values and a descending keys-only sort of 8-bit keys,
+// captured once in a CUDA graph with their temporary storage at odd addresses, replayed on new
+// inputs of other shapes (the device's plan of digit passes differs from replay to replay).
+TEST_F(GpuRadixNarrow, SortsReplayInAGraphOnNewInputsWithStorageAtAnOddAddress) {
+    const std::size_t n = 3 * tileItems<__half>() + 5;
+    const robustness::Stream stream;
+    DeviceBuffer<__half> d_keys(n), d_sorted(n);
+    DeviceBuffer<std::uint8_t> d_values(n), d_moved(n), d_small(n), d_small_sorted(n);
+    const SC::RadixSortOrder descending{true};
+    const std::size_t pair_bytes = SC::radix_sort_temp_bytes<__half, std::uint8_t>(n);
+    const std::size_t small_bytes = SC::radix_sort_temp_bytes<std::uint8_t>(n);
+    DeviceBuffer<char> d_temp(pair_bytes + small_bytes + 3);
+    char *const pair_temp = d_temp.get() + 1;
+    char *small_temp = pair_temp + pair_bytes;
+    if (reinterpret_cast<std::uintptr_t>(small_temp) % 2 == 0) ++small_temp;
+    ASSERT_EQ(reinterpret_cast<std::uintptr_t>(pair_temp) % 2, 1u);
+    ASSERT_EQ(reinterpret_cast<std::uintptr_t>(small_temp) % 2, 1u);
+    const robustness::GraphExec graph = robustness::captureGraph(stream, [&](cudaStream_t s) {
+        SC::radix_sort_pairs(d_keys.get(), d_sorted.get(), d_values.get(), d_moved.get(), n, pair_temp, pair_bytes, s);
+        SC::radix_sort_keys(d_small.get(), d_small_sorted.get(), n, small_temp, small_bytes, descending, s);
+    });
+    const Shape shapes[] = {Shape::AnyBits, Shape::LowBits, Shape::AllEqual};
+    for (int replay = 0; replay < 3; ++replay) {
+        const std::uint32_t seed = freshSeed();
+        SCOPED_TRACE("replay " + std::to_string(replay) + ", " + shapeName(shapes[replay]) + ", seed " +
+                     std::to_string(seed));
+        const std::vector<__half> keys = makeKeys<__half>(n, shapes[replay], seed);
+        const std::vector<std::uint8_t> values = makeValues<std::uint8_t>(n, seed + 1);
+        const std::vector<std::uint8_t> small = makeKeys<std::uint8_t>(n, shapes[replay], seed + 2);
+        SC_CUDA_CHECK(cudaMemcpy(d_keys.get(), keys.data(), n * sizeof(__half), cudaMemcpyHostToDevice));
+        SC_CUDA_CHECK(cudaMemcpy(d_values.get(), values.data(), n, cudaMemcpyHostToDevice));
+        SC_CUDA_CHECK(cudaMemcpy(d_small.get(), small.data(), n, cudaMemcpyHostToDevice));
+        for (DeviceBuffer<std::uint8_t> *out : {&d_moved, &d_small_sorted}) out->fill_bytes(kPoisonByte);
+        d_sorted.fill_bytes(kPoisonByte);
+        graph.launch(stream);
+        SC_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+        std::vector<__half> expected_keys = keys;
+        std::vector<std::uint8_t> expected_values = values, expected_small = small, no_values;
+        referenceSort(expected_keys, expected_values, referenceLess<__half>({}));
+        referenceSort(expected_small, no_values, referenceLess<std::uint8_t>(descending));
+        std::vector<__half> got_keys(n);
+        std::vector<std::uint8_t> got_values(n), got_small(n);
+        d_sorted.copy_to_host(got_keys.data(), n);
+        d_moved.copy_to_host(got_values.data(), n);
+        d_small_sorted.copy_to_host(got_small.data(), n);
+        ASSERT_TRUE(sameBits("key", got_keys, expected_keys));
+        ASSERT_TRUE(sameBits("value", got_values, expected_values));
+        ASSERT_TRUE(sameBits("8-bit key", got_small, expected_small));
+    }
 }

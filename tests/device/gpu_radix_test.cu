@@ -10,6 +10,7 @@
 #include <stream_compaction/tuning/block_sizes.h>
 
 #include "gpu_test_util.h"
+#include "reference.h"
 
 #include <algorithm>
 #include <climits>
@@ -161,22 +162,6 @@ long long firstDifference(const std::vector<T> &got, const std::vector<T> &expec
     for (std::size_t i = 0; i < got.size(); ++i)
         if (!sameBits(got[i], expected[i])) return static_cast<long long>(i);
     return -1;
-}
-
-// std::stable_sort of the keys, carrying the values.
-template <class Key, class Value, class Less>
-void referenceSort(std::vector<Key> &keys, std::vector<Value> &values, Less less) {
-    std::vector<std::size_t> order(keys.size());
-    std::iota(order.begin(), order.end(), std::size_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return less(keys[a], keys[b]); });
-    std::vector<Key> sorted_keys(keys.size());
-    std::vector<Value> sorted_values(values.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        sorted_keys[i] = keys[order[i]];
-        if (!values.empty()) sorted_values[i] = values[order[i]];
-    }
-    keys.swap(sorted_keys);
-    values.swap(sorted_values);
 }
 
 struct Less {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <numeric>
 #include <vector>
 
 inline std::vector<int> cpuScan(const std::vector<int> &in) {
@@ -48,4 +49,21 @@ std::vector<T> cpuStablePartition(const std::vector<T> &in, Pred pred, std::size
 template <class T, class Pred>
 std::vector<T> cpuPartition(const std::vector<T> &in, Pred pred, std::size_t &trues) {
     return partitionByIndex(in, [&](std::size_t i) { return bool(pred(in[i])); }, FalsesOrder::Reversed, trues);
+}
+
+// std::stable_sort of the keys under `less`, carrying the values (none: keys alone): the radix
+// sorts' reference.
+template <class Key, class Value, class Less>
+void referenceSort(std::vector<Key> &keys, std::vector<Value> &values, Less less) {
+    std::vector<std::size_t> order(keys.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return less(keys[a], keys[b]); });
+    std::vector<Key> sorted_keys(keys.size());
+    std::vector<Value> sorted_values(values.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        sorted_keys[i] = keys[order[i]];
+        if (!values.empty()) sorted_values[i] = values[order[i]];
+    }
+    keys.swap(sorted_keys);
+    values.swap(sorted_values);
 }
