@@ -17,9 +17,13 @@
 #          with one line naming this GPU's sm_XY;
 #   nvbench: the NVBench benchmarks (issue #48): .ci/nvbench_env.sh gets a CMake of 3.30.4 and NVBench
 #          from the wheels carried in .nvbench/ (a cmake and a cuda-bench wheel: no network here),
-#          BUILD_DIR-nvbench builds sc_nvbench alone, which writes nvbench.json (NVBENCH_ARGS passed
-#          on; default "--min-time 0.2 --timeout 2": every state within 2 s, the quick profile of one
-#          device command), and bench/nvbench/nvbench_to_csv.py turns it into nvbench.csv;
+#          BUILD_DIR-nvbench builds the sc_nvbench_<part> programs alone, and each part of NVBENCH_PARTS
+#          (default every program built, in name order; e.g. "scan radix_sort") runs in turn, writing
+#          nvbench/<part>.json (NVBENCH_ARGS passed on; default "--no-batch --min-time 0.2 --timeout 1":
+#          the cold runs alone, every state within about a second, the quick profile), each within
+#          what is left of NVBENCH_SECONDS (default 540) from the phase's start: NVBench writes its JSON
+#          at the end, so a part cut short loses its own results alone, and a part not started is
+#          named; bench/nvbench/nvbench_to_csv.py turns the JSONs there are into nvbench.csv;
 #   compare: a no-regression check: the baseline source in BASE_DIR (default .bench_base, e.g.
 #          `git archive <commit> --prefix=.bench_base/ | tar -x`) and this tree built side by side,
 #          their sc_bench run one after the other (baseline, new, baseline, new, ...: COMPARE_ROUNDS
@@ -31,7 +35,8 @@
 # BENCH_ARGS is passed to sc_bench (e.g. "--only radix --runs 50"); SANITIZE_ONLY, SANITIZE_DIST_ONLY,
 # SANITIZE_SHARDS and SANITIZE_TOOLS are below.
 # The SpMV tests and benchmark read the .mtx files from .data/matrices (copy ../shared/data/matrices there).
-# Writes at most 8 files to LOG_DIR and prints a summary table last; exits 1 if any step failed.
+# Writes at most 8 files to LOG_DIR (and the nvbench phase its JSONs to LOG_DIR/nvbench/) and prints a
+# summary table last; exits 1 if any step failed.
 set -uo pipefail
 logs=${1:?usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|nvbench|compare|all]}
 phase=${2:-all}
@@ -79,15 +84,27 @@ if [ "$phase" = bench ] || [ "$phase" = all ]; then
     echo "CCCL next: ${cccl_next:-none (no wheel in .cccl/)}" >>"$logs/build.log"
 fi
 if [ "$phase" = nvbench ]; then
-    # Its own build: the library and sc_nvbench alone, configured by the newer CMake.
+    # Its own build: the library and the sc_nvbench_<part> programs alone, configured by the newer CMake.
     source .ci/nvbench_env.sh >>"$logs/build.log" 2>&1 || { tail -n 5 "$logs/build.log"; exit 1; }
     step "configure nvbench" "$logs/build.log" cmake -S . -B "$build-nvbench" -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DSC_BUILD_TESTS=OFF -DSC_BUILD_HARNESS=OFF "-DSC_NVBENCH=$SC_NVBENCH" &&
-        step "build sc_nvbench" "$logs/build.log" cmake --build "$build-nvbench" --parallel --target sc_nvbench &&
-        step "sc_nvbench" "$logs/nvbench.log" "$build-nvbench/bin/sc_nvbench" --json "$logs/nvbench.json" \
-            ${NVBENCH_ARGS:---min-time 0.2 --timeout 2} &&
-        step "nvbench to csv" "$logs/nvbench.log" python3 bench/nvbench/nvbench_to_csv.py "$logs/nvbench.json" \
+        step "build sc_nvbench" "$logs/build.log" cmake --build "$build-nvbench" --parallel --target sc_nvbench ||
+        { printf '%s\n' "${summary[@]}"; exit 1; }
+    mkdir -p "$logs/nvbench"
+    deadline=$((SECONDS + ${NVBENCH_SECONDS:-540}))
+    declare -a jsons=()
+    parts=${NVBENCH_PARTS:-$(cd "$build-nvbench/bin" && ls sc_nvbench_* | sed 's/^sc_nvbench_//')}
+    for part in $parts; do
+        left=$((deadline - SECONDS))
+        if [ $left -le 0 ]; then summary+=("nvbench $part: not started (NVBENCH_SECONDS spent)"); status=1; continue; fi
+        step "nvbench $part" "$logs/nvbench.log" timeout "$left" "$build-nvbench/bin/sc_nvbench_$part" \
+            --json "$logs/nvbench/$part.json" ${NVBENCH_ARGS:---no-batch --min-time 0.2 --timeout 1}
+        [ -s "$logs/nvbench/$part.json" ] && jsons+=("$logs/nvbench/$part.json")
+    done
+    if [ ${#jsons[@]} -gt 0 ]; then
+        step "nvbench to csv" "$logs/nvbench.log" python3 bench/nvbench/nvbench_to_csv.py "${jsons[@]}" \
             --out "$logs/nvbench.csv"
+    fi
     echo; echo "== gpu_check summary =="; printf '%s\n' "${summary[@]}"
     exit $status
 fi

@@ -32,6 +32,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,7 @@ SC::DeviceBuffer<int> masked_hashes(std::size_t n, std::uint32_t seed, unsigned 
 // Each run's key, sum of values and length, as the CPU finds them from the inputs' definition.
 struct HostRuns {
     std::vector<int> keys, sums, lengths;
+    std::size_t footprint() const { return (keys.size() + sums.size() + lengths.size()) * sizeof(int); }
 };
 HostRuns host_runs(std::size_t n, unsigned mean) {
     HostRuns runs;
@@ -82,10 +84,25 @@ HostRuns host_runs(std::size_t n, unsigned mean) {
     return runs;
 }
 
+// host_runs once per point: reduce_by_key, unique and run_length_encode, ours and CUB's, share it.
+std::shared_ptr<const HostRuns> runs_of(std::size_t n, unsigned mean) {
+    return cached_reference<HostRuns>("runs n=" + std::to_string(n) + " mean=" + std::to_string(mean),
+                                      [=] { return host_runs(n, mean); });
+}
+
+// Each piece of the samples counts into counters of its own, added up after.
 std::vector<unsigned> host_histogram(std::size_t n, int bins) {
-    std::vector<unsigned> counts(static_cast<std::size_t>(bins));
     const unsigned bin_width = static_cast<unsigned>(kSampleRange / bins);
-    for (std::size_t i = 0; i < n; ++i) ++counts[(index_hash(i, kSampleSeed) & (kSampleRange - 1u)) / bin_width];
+    const auto pieces = pieces_of(n);
+    std::vector<std::vector<unsigned>> piece_counts(pieces.size(),
+                                                    std::vector<unsigned>(static_cast<std::size_t>(bins)));
+    for_each_piece(pieces, [&](std::size_t p, std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i)
+            ++piece_counts[p][(index_hash(i, kSampleSeed) & (kSampleRange - 1u)) / bin_width];
+    });
+    std::vector<unsigned> counts(static_cast<std::size_t>(bins), 0);
+    for (const std::vector<unsigned> &piece : piece_counts)
+        for (std::size_t b = 0; b < counts.size(); ++b) counts[b] += piece[b];
     return counts;
 }
 
@@ -117,7 +134,8 @@ void time_runs(nvbench::state &state, RunOp op, std::size_t temp_bytes, Call cal
     values_out.fill_bytes(kPoisonByte);
     runs.fill_bytes(kPoisonByte);
     temp.fill_bytes(kPoisonByte);
-    const HostRuns expected = host_runs(n, mean);
+    const std::shared_ptr<const HostRuns> runs_expected = runs_of(n, mean);
+    const HostRuns &expected = *runs_expected;
     const std::size_t run_count = expected.keys.size();
     state.add_element_count(n);
     state.add_global_memory_reads<int>(op == RunOp::ReduceByKey ? 2 * n : n);
@@ -227,7 +245,11 @@ void time_histogram(nvbench::state &state, std::size_t temp_bytes, Histogram his
                   static_cast<cudaStream_t>(launch.get_stream()));
     });
     const std::string difference =
-        first_difference(read_back(counts.get(), counts.size(), stream), host_histogram(n, bins), "bin");
+        first_difference(read_back(counts.get(), counts.size(), stream),
+                         *cached_reference<std::vector<unsigned>>(
+                             "histogram n=" + std::to_string(n) + " bins=" + std::to_string(bins),
+                             [=] { return host_histogram(n, bins); }),
+                         "bin");
     record_difference(state, difference);
 }
 

@@ -5,6 +5,7 @@
 // bench/nvbench/nvbench_to_csv.py turns into the CSV's ok column. A wrong output is also printed.
 #include "check.h"  // kPoisonByte, sc_bench's
 #include "fill.h"
+#include "host_reference.h"
 #include "timing.h"  // read_back
 
 #include <stream_compaction/support/cuda_check.h>
@@ -34,11 +35,10 @@ std::string first_difference(const std::vector<T> &got, const std::vector<T> &ex
                              const std::string &item = "item") {
     if (got.size() != expected.size())
         return std::to_string(got.size()) + " " + item + "s, expected " + std::to_string(expected.size());
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (got[i] != expected[i])
-            return item + " " + std::to_string(i) + " of " + std::to_string(got.size()) + " is " +
-                   std::to_string(got[i]) + ", expected " + std::to_string(expected[i]);
-    return "";
+    const std::size_t i = first_unequal(got.data(), expected.data(), got.size());
+    if (i == got.size()) return "";
+    return item + " " + std::to_string(i) + " of " + std::to_string(got.size()) + " is " + std::to_string(got[i]) +
+           ", expected " + std::to_string(expected[i]);
 }
 
 // Records the check of a state whose first_difference (or other description of what is wrong) is

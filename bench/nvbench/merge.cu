@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -106,7 +107,11 @@ void time_search(nvbench::state &state, Search search) {
     state.exec([&](nvbench::launch &launch) {
         search(needles.get(), haystack.get(), bounds.get(), n, static_cast<cudaStream_t>(launch.get_stream()));
     });
-    const std::string difference = first_difference(read_back(bounds.get(), n, stream), host_lower_bounds(n), "bound");
+    const std::string difference = first_difference(
+        read_back(bounds.get(), n, stream),
+        *cached_reference<std::vector<int>>("lower bounds n=" + std::to_string(n),
+                                            [n] { return host_lower_bounds(n); }),
+        "bound");
     record_difference(state, difference);
 }
 
@@ -134,6 +139,7 @@ void sorted_search_ours_binary(nvbench::state &state) {
 // with `pairs`, each key's value beside it.
 struct HostMerge {
     std::vector<int> keys, values;
+    std::size_t footprint() const { return (keys.size() + values.size()) * sizeof(int); }
 };
 HostMerge host_merge(std::size_t na, std::size_t nb, bool pairs) {
     const std::vector<int> a = host_sorted_keys(na, kASeed), b = host_sorted_keys(nb, kBSeed);
@@ -176,7 +182,10 @@ void time_merge(nvbench::state &state, bool pairs, std::size_t temp_bytes, Merge
         merge(a.get(), a_values.get(), na, b.get(), b_values.get(), nb, keys_out.get(), values_out.get(), temp.get(),
               temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
     });
-    const HostMerge expected = host_merge(na, nb, pairs);
+    // With values always: merge_keys and merge_pairs, ours and CUB's, share one reference per n.
+    const std::shared_ptr<const HostMerge> merged = cached_reference<HostMerge>(
+        "merge n=" + std::to_string(n), [na, nb] { return host_merge(na, nb, true); });
+    const HostMerge &expected = *merged;
     std::string difference = first_difference(read_back(keys_out.get(), n, stream), expected.keys, "key");
     if (difference.empty() && pairs)
         difference = first_difference(read_back(values_out.get(), n, stream), expected.values, "value");

@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
-"""Turns an NVBench JSON result file (sc_nvbench --json RUN.json) into the CSV that sc_bench writes
-(bench/report.h's columns), so that bench/plot/anchors.py, the plots and tools/compare_bench.py read
-NVBench's runs as they read sc_bench's.
+"""Turns NVBench JSON result files (sc_nvbench --json RUN.json, one or several) into the CSV that sc_bench
+writes (bench/report.h's columns), so that bench/plot/anchors.py, the plots and tools/compare_bench.py
+read NVBench's runs as they read sc_bench's.
 
-    python3 bench/nvbench/nvbench_to_csv.py RUN.json [--out OUT.csv]
+    python3 bench/nvbench/nvbench_to_csv.py RUN.json [RUN2.json ...] [--out OUT.csv]
 
 writes the CSV to OUT.csv (stdout when no --out). Our benchmarks' conventions (bench/nvbench/*.cu):
   - the benchmark's name is <operation>/<implementation> (scan/single_pass, scan/cub, copy/...);
   - the int64 axis n (a power-of-two axis or not: NVBench writes the value, 2^k, not k) is n;
   - the string axis param, if any, is param; the int64 axis block, if any, is block_size (else 0);
     any other axis is appended to param as name=value, joined by ';' (no comma in the CSV's field);
+  - a state's string summary sc/implementation, where it has one, is its row's implementation in place
+    of the name's: the row names the kernel the state ran, as sc_bench's does (spmv_float/auto's Auto
+    picks one per matrix: auto:vector_csr/16), while the benchmark keeps one name for all its states,
+    which -b selects. Empty, the state is left out;
+  - a state without the axis n takes n from its int64 summary sc/n: a matrix's nonzeros are fixed by
+    the param axis (the matrix), so they cannot be an axis of their own, crossed with it. A state with
+    both is left out where they differ. bench/nvbench/spmv.cu writes sc/implementation and sc/n;
   - median_ms is NVBench's nv/cold/time/gpu/median (its mean, with a warning, where a JSON has no
     median); gbps and items_per_s are nv/cold/bw/global/bytes_per_second / 1e9 and nv/cold/bw/item_rate
     taken to the median (NVBench divides by the mean time: both times mean / median), blank where the
@@ -18,16 +25,28 @@ writes the CSV to OUT.csv (stdout when no --out). Our benchmarks' conventions (b
     state checked and right); a state without it is not trusted: ok 0, with a warning;
   - anchor, ratio_to_anchor and fastest_library are anchors.py's (the fastest library at the point);
     pct_of_copy is 100 * gbps / the copy's GB/s at the same n, else at the largest n the copy ran.
+Several files make one CSV: the benchmarks run as one process per family, one JSON each, so that a run
+cut short by a time limit loses only its own family. The rows are each file's in turn, in the order
+given; a file's --max-noise and --throttle-threshold are those of its own command line (meta.argv).
+pct_of_copy and the ratios are worked out over the rows of all files: the copy, or the library of a
+point, may be in another family's file. The files must be of one GPU. They are compared by what their
+devices[] say of the device their states ran on, not by its id (ids restart at 0 in every run): its
+name, with the PCI or UUID fields both files have (NVBench writes none today), else with its SM
+version, SMs and memory size, so two boards of one model pass as one. A point (operation,
+implementation, n, param, block_size) in two files is refused: it would be two rows for one point.
 The header is sc_bench's: "# gpu: <GPU>, <date>" (meta's timestamp where there is one: NVBench writes
-none; else the JSON file's mtime), then the GPU, its SMs, L2 and memory (devices[]) and NVBench's version.
+none; else the JSON file's mtime; of several files, the latest date), then the GPU, its SMs, L2 and
+memory (devices[]) and NVBench's version, the first file's; of several files it says how many.
 Skipped states are left out, each named on stderr with NVBench's reason. Also named on stderr: every
 state whose noise (relative standard deviation of its cold GPU times, what NVBench's default stdrel
 criterion compares with --max-noise) is above its max-noise or unknown, and every state that ran
 throttled: mean SM clock below the throttle threshold (NVBench discards the samples it finds
 throttled and says so only in its log, not in the JSON), or no sample kept at all. The last stderr
-line counts them: "N rows, K skipped, W noisy, T throttled, F failed checks".
-Exit code 1 when a row has ok 0, a state could not be converted (no n, no time, a name without '/'),
-the states ran on more than one GPU, or the JSON has no benchmark; else 0. Standard library only.
+line counts them over all files: "N rows, K skipped, W noisy, T throttled, F failed checks".
+Exit code 1 when a row has ok 0 or a state could not be converted (no n, no time, a name without '/',
+an empty sc/implementation, sc/n other than the axis n). Exit code 1, and no CSV written, when a file
+cannot be read, is not JSON or has no benchmark, a file's states ran on more than one GPU, the files
+ran on different GPUs, or a point is in two files. Else 0. Standard library only.
 """
 import argparse
 import csv
@@ -50,11 +69,17 @@ BYTES_PER_SECOND = 'nv/cold/bw/global/bytes_per_second'
 ITEM_RATE = 'nv/cold/bw/item_rate'
 CLOCK_SCALING = 'nv/cold/sm_clock_rate/scaling/percent'  # mean SM clock / default clock, a fraction
 CHECK = 'sc/check/ok'
+IMPLEMENTATION = 'sc/implementation'  # the kernel the state ran, where its benchmark's name does not say
+COUNT = 'sc/n'  # n, where it cannot be an axis
 # NVBench's defaults where neither the state nor the run's command line sets them: stdrel's
 # max-noise (0.5%) and benchmark_base.cuh's throttle threshold (75% of the default SM clock).
 DEFAULT_MAX_NOISE = 0.005
 DEFAULT_THROTTLE_THRESHOLD = 0.75
 AXES_OF_COLUMNS = ('n', 'param', 'block')
+# A device's fields that tell one board from another (none in NVBench's JSON today), and those that
+# tell its model where no such field is in both files.
+BOARD_FIELDS = ('uuid', 'pci_domain_id', 'pci_bus_id', 'pci_device_id')
+MODEL_FIELDS = ('sm_version', 'number_of_sms', 'global_memory_size')
 
 
 def warn(message):
@@ -75,6 +100,13 @@ def number(found, name='value'):
     if entry is None:
         return None
     return math.inf if entry.get('value') is None else float(entry['value'])
+
+
+def text(found, name='value'):
+    """The string of a summary's entry `name`, as NVBench writes it (an int64 too: exact, not through a
+    float); None where the summary or its entry is missing."""
+    entry = next((d for d in (found or {}).get('data') or [] if d.get('name') == name), None)
+    return None if entry is None or entry.get('value') is None else str(entry['value'])
 
 
 def option(argv, flag, bench, index):
@@ -124,22 +156,44 @@ def axis_values(state):
 
 
 def point_of(bench, state):
-    """(operation, implementation, n, param, block_size) of a state; raises ValueError naming what
-    breaks the conventions."""
+    """(operation, implementation, n, param, block_size) of a state, from its benchmark's name, its axes
+    and its summaries sc/implementation and sc/n; raises ValueError naming what breaks the conventions."""
     operation, slash, implementation = bench['name'].partition('/')
     if not slash or not operation or not implementation:
         raise ValueError(f"benchmark name {bench['name']!r} is not <operation>/<implementation>")
+    chosen = summary(state, IMPLEMENTATION)
+    if chosen is not None:
+        implementation = text(chosen)
+        if not implementation:
+            raise ValueError(f'{IMPLEMENTATION} is empty')
     values = axis_values(state)
     named = dict(values)
+    counted = count_of(state)
     if 'n' not in named:
-        raise ValueError('no axis n')
+        if counted is None:
+            raise ValueError('no axis n')
+        named['n'] = str(counted)
     try:
         n, block = int(named['n']), int(named.get('block', '0'))
     except ValueError:
         raise ValueError(f"axis n ({named['n']}) or block ({named.get('block')}) is not an integer") from None
+    if counted is not None and counted != n:
+        raise ValueError(f'axis n {n} and {COUNT} {counted} differ')
     others = [f'{name}={value}' for name, value in values if name not in AXES_OF_COLUMNS]
     param = ';'.join(filter(None, [named.get('param', '')] + others))
     return operation, implementation, n, param, block
+
+
+def count_of(state):
+    """The int of the state's summary sc/n, None without one; raises ValueError where it is no integer."""
+    found = summary(state, COUNT)
+    if found is None:
+        return None
+    value = text(found)
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f'{COUNT} ({value}) is not an integer') from None
 
 
 def label(bench, state):
@@ -281,7 +335,7 @@ def run_date(meta, path):
     return when.strftime('%Y-%m-%d %H:%M')
 
 
-def header(doc, device, path):
+def header(doc, device, date, files=1):
     """The two comment lines of sc_bench's CSV (run_header.h), from what devices[] and meta say."""
     meta = doc.get('meta') or {}
     name = device.get('name', 'unknown GPU')
@@ -293,8 +347,9 @@ def header(doc, device, path):
     software = f"NVBench {version.get('string', '(version unknown)')}"
     if version.get('git_sha'):
         software += f" ({version['git_sha'][:7]})"
-    return [f'# gpu: {name}, {run_date(meta, path)}',
-            f'# {machine}; {software}, from NVBench JSON; median of the cold GPU times']
+    source = 'from NVBench JSON' if files == 1 else f'from {files} NVBench JSON files'
+    return [f'# gpu: {name}, {date}',
+            f'# {machine}; {software}, {source}; median of the cold GPU times']
 
 
 def write(lines, rows, out):
@@ -304,29 +359,93 @@ def write(lines, rows, out):
     writer.writerows(csv_row(r) for r in rows)
 
 
+def load(path):
+    """The NVBench JSON of `path`; None, said on stderr in one line, where it cannot be read, is not
+    JSON or has no benchmark."""
+    try:
+        with open(path, encoding='utf-8') as f:
+            doc = json.load(f)
+    except OSError as error:
+        warn(f'{path}: cannot be read: {error.strerror or error}')
+        return None
+    except ValueError as error:  # json.JSONDecodeError, UnicodeDecodeError
+        warn(f'{path}: not JSON: {error}')
+        return None
+    if not isinstance(doc, dict):
+        warn(f'{path}: not NVBench JSON (no object at its top)')
+        return None
+    if not doc.get('benchmarks'):
+        warn(f'{path} has no benchmark')
+        return None
+    return doc
+
+
+def device_of(doc, rows):
+    """The devices[] entry of the GPU the rows ran on (the first device where no row is left)."""
+    devices = doc.get('devices') or []
+    used = rows[0]['device'] if rows else None
+    return next((d for d in devices if rows and d.get('id') == used), devices[0] if devices else {})
+
+
+def same_gpu(a, b):
+    """Whether devices[] entries `a` and `b` (of two files: their ids say nothing) are one GPU: the
+    name and the board's fields both have, else the model's."""
+    board = [k for k in BOARD_FIELDS if k in a and k in b]
+    return all(a.get(k) == b.get(k) for k in ('name', *(board or MODEL_FIELDS)))
+
+
+def gpu_label(device):
+    fields = [k for k in BOARD_FIELDS if k in device] or MODEL_FIELDS
+    return f"{device.get('name', 'unknown GPU')} ({', '.join(f'{k} {device.get(k)}' for k in fields)})"
+
+
+def point_label(key):
+    operation, implementation, n, param, block = key
+    return f'{operation}/{implementation} n={n} param={param!r} block_size={block}'
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument('json', help="NVBench's JSON (sc_nvbench --json RUN.json)")
+    parser.add_argument('json', nargs='+', help="NVBench's JSON files (sc_nvbench --json RUN.json), one CSV of all")
     parser.add_argument('--out', help='write the CSV here (default: stdout)')
     args = parser.parse_args()
-    with open(args.json) as f:
-        doc = json.load(f)
-    if not doc.get('benchmarks'):
-        warn(f'{args.json} has no benchmark')
+    docs = [load(path) for path in args.json]  # every file said, before any state is
+    if None in docs:
         return 1
     tally = dict(skipped=0, noisy=0, throttled=0, unconverted=0)
-    rows = rows_of(doc, tally)
-    # devices[] lists every GPU NVBench saw; the states say which ones ran. One CSV is one GPU's.
-    used = sorted({r['device'] for r in rows}, key=str)
-    if len(used) > 1:
-        warn(f'{args.json} holds states of more than one device ({", ".join(map(str, used))}): one CSV is one GPU\'s; '
-             'run each with --devices, or split the file')
+    files = []  # (path, rows, device) of each file
+    for path, doc in zip(args.json, docs):
+        rows = rows_of(doc, tally)
+        # devices[] lists every GPU NVBench saw; the states say which ones ran. One CSV is one GPU's.
+        used = sorted({r['device'] for r in rows}, key=str)
+        if len(used) > 1:
+            warn(f'{path} holds states of more than one device ({", ".join(map(str, used))}): one CSV is one GPU\'s; '
+                 'run each with --devices, or split the file')
+            return 1
+        files.append((path, rows, device_of(doc, rows)))
+    first, _, device = files[0]
+    for path, _, other in files[1:]:
+        if not same_gpu(device, other):
+            warn(f'{first} ran on {gpu_label(device)}, {path} on {gpu_label(other)}: one CSV is one GPU\'s')
+            return 1
+    # One file's rows are taken as they are; a point of two files would be two rows for it.
+    seen, twice = {}, []
+    for index, (path, rows, _) in enumerate(files):
+        for r in rows:
+            key = tuple(r[k] for k in ('operation', 'implementation', 'n', 'param', 'block_size'))
+            if seen.setdefault(key, index) != index:
+                twice.append((key, files[seen[key]][0], path))
+    if twice:
+        key, one, other = twice[0]
+        more = f' (and {len(twice) - 1} more points)' if len(twice) > 1 else ''
+        warn(f'{point_label(key)} is in {one} and in {other}{more}: two rows for one point')
         return 1
-    devices = doc.get('devices') or []
-    device = next((d for d in devices if used and d.get('id') == used[0]), devices[0] if devices else {})
-    annotated = anchors.annotate(add_pct_of_copy(rows))
-    lines = header(doc, device, args.json)
+    rows = [r for _, file_rows, _ in files for r in file_rows]
+    annotated = anchors.annotate(add_pct_of_copy(rows))  # over all files: the copy may be another family's
+    # The latest run's: 'YYYY-MM-DD HH:MM' sorts as the times do.
+    date = max(run_date(doc.get('meta') or {}, path) for path, doc in zip(args.json, docs))
+    lines = header(docs[0], device, date, len(docs))
     if args.out:
         tmp = args.out + '.tmp'
         with open(tmp, 'w', newline='') as f:

@@ -21,8 +21,10 @@
 #include <cub/device/device_select.cuh>
 #include <nvbench/nvbench.cuh>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,30 +45,59 @@ SC::DeviceBuffer<int> scan_input(std::size_t n, cudaStream_t stream) {
     return in;
 }
 std::vector<int> host_input(std::size_t n) {
-    std::vector<int> in(n);
-    for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<int>(index_hash(i, kScanSeed) % 100u);
-    return in;
+    return generated<int>(n, [](std::size_t i) { return static_cast<int>(index_hash(i, kScanSeed) % 100u); });
 }
 
-// The exclusive sum of the inputs, wrapping as the GPU's int additions do.
-std::vector<int> exclusive_sum_of(const std::vector<int> &in) {
-    std::vector<int> out(in.size());
-    unsigned sum = 0;
-    for (std::size_t i = 0; i < in.size(); ++i) {
-        out[i] = static_cast<int>(sum);
-        sum += static_cast<unsigned>(in[i]);
-    }
-    return out;
+// The exclusive sum of the inputs, wrapping as the GPU's int additions do (computed once per n).
+std::shared_ptr<const std::vector<int>> exclusive_sum_of(std::size_t n) {
+    return cached_reference<std::vector<int>>("exclusive sum n=" + std::to_string(n), [n] {
+        const std::vector<int> in = host_input(n);
+        std::vector<int> out(n);
+        unsigned sum = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            out[i] = static_cast<int>(sum);
+            sum += static_cast<unsigned>(in[i]);
+        }
+        return out;
+    });
 }
 
-// The items x < keep in order, then (partitions) the others in order or reversed.
+// The items x < keep in order, then (partitions) the others in order or reversed; and how many
+// were kept. Each piece of the input counts its kept items, then writes them (and its others) at
+// the offsets the counts before it give.
 enum class Falses { None, InOrder, Reversed };
-std::vector<int> selected_of(const std::vector<int> &in, int keep, Falses falses) {
-    std::vector<int> out, rest;
-    for (const int x : in) (x < keep ? out : rest).push_back(x);
-    if (falses == Falses::Reversed) out.insert(out.end(), rest.rbegin(), rest.rend());
-    if (falses == Falses::InOrder) out.insert(out.end(), rest.begin(), rest.end());
+struct Selected {
+    std::vector<int> items;
+    std::size_t kept = 0;
+    std::size_t footprint() const { return items.size() * sizeof(int); }
+};
+Selected selected_of(const std::vector<int> &in, int keep, Falses falses) {
+    const auto pieces = pieces_of(in.size());
+    std::vector<std::size_t> kept_before(pieces.size() + 1, 0);
+    for_each_piece(pieces, [&](std::size_t p, std::size_t begin, std::size_t end) {
+        kept_before[p + 1] = static_cast<std::size_t>(
+            std::count_if(in.begin() + begin, in.begin() + end, [keep](int x) { return x < keep; }));
+    });
+    for (std::size_t p = 0; p < pieces.size(); ++p) kept_before[p + 1] += kept_before[p];
+    Selected out;
+    out.kept = kept_before.back();
+    out.items.resize(falses == Falses::None ? out.kept : in.size());
+    for_each_piece(pieces, [&](std::size_t p, std::size_t begin, std::size_t end) {
+        std::size_t kept = kept_before[p], other = begin - kept_before[p];  // the others before this piece
+        for (std::size_t i = begin; i < end; ++i) {
+            if (in[i] < keep) out.items[kept++] = in[i];
+            else if (falses == Falses::InOrder) out.items[out.kept + other++] = in[i];
+            else if (falses == Falses::Reversed) out.items[in.size() - 1 - other++] = in[i];
+        }
+    });
     return out;
+}
+
+// selected_of the inputs of n items, computed once per point.
+std::shared_ptr<const Selected> selection_of(std::size_t n, int keep, Falses falses) {
+    const std::string key = "selection n=" + std::to_string(n) + " keep=" + std::to_string(keep) +
+                            " falses=" + std::to_string(static_cast<int>(falses));
+    return cached_reference<Selected>(key, [=] { return selected_of(host_input(n), keep, falses); });
 }
 
 void copy_bandwidth(nvbench::state &state) {
@@ -102,7 +133,7 @@ void time_scan(nvbench::state &state, std::size_t temp_bytes, Scan scan) {
     state.exec([&](nvbench::launch &launch) {
         scan(in.get(), out.get(), n, temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
     });
-    record_difference(state, first_difference(read_back(out.get(), n, stream), exclusive_sum_of(host_input(n))));
+    record_difference(state, first_difference(read_back(out.get(), n, stream), *exclusive_sum_of(n)));
 }
 
 void scan_cub(nvbench::state &state) {
@@ -140,9 +171,8 @@ void time_select(nvbench::state &state, Falses falses, std::size_t temp_bytes, S
     out.fill_bytes(kPoisonByte);
     count.fill_bytes(kPoisonByte);
     temp.fill_bytes(kPoisonByte);
-    const std::vector<int> host_in = host_input(n);
-    const std::vector<int> expected = selected_of(host_in, keep, falses);
-    const std::size_t kept = selected_of(host_in, keep, Falses::None).size();
+    const std::shared_ptr<const Selected> expected = selection_of(n, keep, falses);
+    const std::size_t kept = expected->kept;
     state.add_element_count(n);
     state.add_global_memory_reads<int>(n);
     state.add_global_memory_writes(falses == Falses::None ? (kept + 1) * sizeof(int) : n * sizeof(int));
@@ -155,7 +185,7 @@ void time_select(nvbench::state &state, Falses falses, std::size_t temp_bytes, S
         record_check(state, false, "count " + std::to_string(got_count) + ", expected " + std::to_string(kept));
         return;
     }
-    record_difference(state, first_difference(read_back(out.get(), expected.size(), stream), expected));
+    record_difference(state, first_difference(read_back(out.get(), expected->items.size(), stream), expected->items));
 }
 
 void compact_cub(nvbench::state &state) {

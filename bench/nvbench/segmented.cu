@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -57,46 +58,70 @@ const std::vector<std::string> kSegmentationNames = {"mean 4", "mean 64", "mean 
 // Thrust's storage beyond that of the CUB call it makes (sc_bench's allowance).
 constexpr std::size_t kThrustExtraBytes = std::size_t{1} << 20;
 
-// The segmentation `name` of n elements; null when there is none. make_segmentations draws all four from
-// one generator, in order, so they are made together, once per n (about a second on the host at 2^26).
-const Segmentation *segmentation_named(std::size_t n, const std::string &name) {
-    static std::size_t made_for = 0;
-    static std::vector<Segmentation> made;
-    if (made_for != n) {
-        made = segmented_inputs::make_segmentations(n);
-        made_for = n;
+// The four segmentations of n elements. make_segmentations draws all four from one generator, in
+// order, so they are made together, once per n (about a second on the host at 2^26) and kept.
+struct Segmentations {
+    std::vector<Segmentation> all;
+    std::size_t footprint() const {
+        std::size_t bytes = 0;
+        for (const Segmentation &segmentation : all) bytes += segmentation.offsets.size() * sizeof(int);
+        return bytes;
     }
-    for (const Segmentation &segmentation : made)
-        if (segmentation.name == name) return &segmentation;
-    return nullptr;
+};
+
+// The state's segmentation (kept alive by its holder); null when its name is none of them.
+struct NamedSegmentation {
+    std::shared_ptr<const Segmentations> holder;
+    const Segmentation *segmentation;
+};
+NamedSegmentation segmentation_named(std::size_t n, const std::string &name) {
+    auto made = cached_reference<Segmentations>("segmentations n=" + std::to_string(n),
+                                                [n] { return Segmentations{segmented_inputs::make_segmentations(n)}; });
+    for (const Segmentation &segmentation : made->all)
+        if (segmentation.name == name) return {made, &segmentation};
+    return {made, nullptr};
+}
+
+// The values as the CPU computes them, once per n.
+std::shared_ptr<const std::vector<int>> host_values_of(std::size_t n) {
+    return cached_reference<std::vector<int>>("segmented values n=" + std::to_string(n), [n] {
+        return generated<int>(n, [](std::size_t i) {
+            return static_cast<int>(index_hash(i, segmented_inputs::kValueSeed) & 15u);
+        });
+    });
 }
 
 // A state's inputs: the values on the device and, as the CPU computes them, on the host; the segmentation
 // in every form the implementations take (segment ids as keys, uint8 head flags, CSR offsets) on the device.
 struct SegmentedInputs {
+    std::string point;  // n and the segmentation's name: the key of this point's references
     std::size_t n, segments;
-    const std::vector<int> &host_offsets;
-    std::vector<int> host_values;
+    NamedSegmentation segmentation;
+    std::shared_ptr<const std::vector<int>> host_values;
     DeviceBuffer<int> values, keys, offsets;
     DeviceBuffer<std::uint8_t> flags;
+    const std::vector<int> &host_offsets() const { return segmentation.segmentation->offsets; }
 };
 
-SegmentedInputs make_inputs(const Segmentation &segmentation, std::size_t n, cudaStream_t stream) {
-    const std::vector<int> &offsets = segmentation.offsets;
+// The keys and flags are made on the host by pieces of the segments, each piece writing its own
+// segments' elements.
+SegmentedInputs make_inputs(NamedSegmentation segmentation, std::size_t n, cudaStream_t stream) {
+    const std::vector<int> &offsets = segmentation.segmentation->offsets;
     const std::size_t segments = offsets.size() - 1;
     std::vector<int> keys(n);
     std::vector<std::uint8_t> flags(n, 0);
-    for (std::size_t s = 0; s < segments; ++s) {
-        std::fill(keys.begin() + offsets[s], keys.begin() + offsets[s + 1], static_cast<int>(s));
-        if (offsets[s] < offsets[s + 1]) flags[offsets[s]] = 1;
-    }
-    std::vector<int> host_values(n);
-    for (std::size_t i = 0; i < n; ++i)
-        host_values[i] = static_cast<int>(index_hash(i, segmented_inputs::kValueSeed) & 15u);
-    SegmentedInputs in{n,
+    parallel_for(segments, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t s = begin; s < end; ++s) {
+            std::fill(keys.begin() + offsets[s], keys.begin() + offsets[s + 1], static_cast<int>(s));
+            if (offsets[s] < offsets[s + 1]) flags[offsets[s]] = 1;
+        }
+    });
+    const std::string point = "n=" + std::to_string(n) + " " + segmentation.segmentation->name;
+    SegmentedInputs in{point,
+                       n,
                        segments,
-                       offsets,
-                       std::move(host_values),
+                       std::move(segmentation),
+                       host_values_of(n),
                        DeviceBuffer<int>(n),
                        DeviceBuffer<int>::from_host(keys.data(), n),
                        DeviceBuffer<int>::from_host(offsets.data(), offsets.size()),
@@ -109,33 +134,44 @@ SegmentedInputs make_inputs(const Segmentation &segmentation, std::size_t n, cud
 // The state's inputs; none (the state skipped) where its param names no segmentation.
 std::optional<SegmentedInputs> state_inputs(nvbench::state &state) {
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    const Segmentation *segmentation = segmentation_named(n, state.get_string("param"));
-    if (segmentation == nullptr) {
+    NamedSegmentation segmentation = segmentation_named(n, state.get_string("param"));
+    if (segmentation.segmentation == nullptr) {
         state.skip("no segmentation named " + state.get_string("param"));
         return std::nullopt;
     }
-    return make_inputs(*segmentation, n, state.get_cuda_stream());
+    return make_inputs(std::move(segmentation), n, state.get_cuda_stream());
 }
 
-// Each element's sum of the values before it in its segment. Values in [0, 16): no sum of 2^26 overflows.
-std::vector<int> exclusive_segment_sums(const SegmentedInputs &in) {
-    std::vector<int> out(in.n);
-    for (std::size_t s = 0; s < in.segments; ++s) {
-        int sum = 0;
-        for (int i = in.host_offsets[s]; i < in.host_offsets[s + 1]; ++i) {
-            out[i] = sum;
-            sum += in.host_values[i];
-        }
-    }
-    return out;
+// Each element's sum of the values before it in its segment (values in [0, 16): no sum of 2^26
+// overflows), by pieces of the segments; once per point.
+std::shared_ptr<const std::vector<int>> exclusive_segment_sums(const SegmentedInputs &in) {
+    return cached_reference<std::vector<int>>("exclusive segment sums " + in.point, [&in] {
+        const std::vector<int> &offsets = in.host_offsets(), &values = *in.host_values;
+        std::vector<int> out(in.n);
+        parallel_for(in.segments, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t s = begin; s < end; ++s) {
+                int sum = 0;
+                for (int i = offsets[s]; i < offsets[s + 1]; ++i) {
+                    out[i] = sum;
+                    sum += values[i];
+                }
+            }
+        });
+        return out;
+    });
 }
 
-// Each segment's sum, 0 for an empty one.
-std::vector<int> segment_sums(const SegmentedInputs &in) {
-    std::vector<int> sums(in.segments, 0);
-    for (std::size_t s = 0; s < in.segments; ++s)
-        for (int i = in.host_offsets[s]; i < in.host_offsets[s + 1]; ++i) sums[s] += in.host_values[i];
-    return sums;
+// Each segment's sum, 0 for an empty one; once per point.
+std::shared_ptr<const std::vector<int>> segment_sums(const SegmentedInputs &in) {
+    return cached_reference<std::vector<int>>("segment sums " + in.point, [&in] {
+        const std::vector<int> &offsets = in.host_offsets(), &values = *in.host_values;
+        std::vector<int> sums(in.segments, 0);
+        parallel_for(in.segments, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t s = begin; s < end; ++s)
+                for (int i = offsets[s]; i < offsets[s + 1]; ++i) sums[s] += values[i];
+        });
+        return sums;
+    });
 }
 
 // One segmented scan: scan(inputs, out, temp, temp_bytes, stream) writes the values' exclusive segmented
@@ -155,7 +191,7 @@ void time_scan(nvbench::state &state, TempBytes temp_bytes, Scan scan) {
         scan(*in, out.get(), temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
     });
     const std::string difference =
-        first_difference(read_back(out.get(), in->n, state.get_cuda_stream()), exclusive_segment_sums(*in), "scan");
+        first_difference(read_back(out.get(), in->n, state.get_cuda_stream()), *exclusive_segment_sums(*in), "scan");
     record_difference(state, difference);
 }
 
@@ -219,7 +255,7 @@ void time_reduce(nvbench::state &state, TempBytes temp_bytes, Reduce reduce) {
         reduce(*in, sums.get(), temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
     });
     const std::string difference =
-        first_difference(read_back(sums.get(), in->segments, state.get_cuda_stream()), segment_sums(*in), "sum");
+        first_difference(read_back(sums.get(), in->segments, state.get_cuda_stream()), *segment_sums(*in), "sum");
     record_difference(state, difference);
 }
 
@@ -282,9 +318,9 @@ void time_reduce_by_key(nvbench::state &state, ExecTag tag, RunCount run_count, 
         reduce(*in, out, temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
     });
     std::vector<int> nonempty, nonempty_sums;
-    const std::vector<int> sums = segment_sums(*in);
+    const std::vector<int> &sums = *segment_sums(*in);
     for (std::size_t s = 0; s < in->segments; ++s)
-        if (in->host_offsets[s] < in->host_offsets[s + 1]) {
+        if (in->host_offsets()[s] < in->host_offsets()[s + 1]) {
             nonempty.push_back(static_cast<int>(s));
             nonempty_sums.push_back(sums[s]);
         }

@@ -5,13 +5,15 @@
 // values rounded; x is sc_bench's, uniform in [-1, 1) from std::mt19937(2024), made on the host as there.
 // sc_bench's rows of flat, merge_path and vector_csr, and its spmv_<type>_graph rows, are not here.
 //
-// Rows as sc_bench writes them: n is the matrix's nonzeros, param its name, and Auto's implementation is
-// named for what Auto chooses for the matrix ("auto:vector_csr/8", "auto:merge_path"). NVBench fixes a
-// benchmark's name and axes when it is registered, before main, and a state's axes are a product of the
-// benchmark's: so the matrices are read and generated when the program starts (a few seconds; kept for
-// the states: about 1.3 GB of host memory), and each (matrix, type, algorithm) is a benchmark of its own,
-// registered in a loop rather than by NVBENCH_BENCH. The names repeat across matrices: NVBench's
-// --benchmark takes the first of a name, so pick one by its index (--list).
+// One benchmark per type and algorithm (spmv_float/auto, spmv_double/cusparse_alg1, ...: names that
+// NVBench's --benchmark can pick), its axis param the matrices' names. Rows as sc_bench writes them: n is
+// the matrix's nonzeros, param its name, and Auto's implementation is named for what Auto chose for the
+// matrix ("auto:vector_csr/8", "auto:merge_path"). Neither can be an axis (a state's axes are a product
+// of the benchmark's, and the nonzeros are the matrix's), so each state says them in summaries that
+// nvbench_to_csv.py reads: sc/n, and sc/implementation. NVBench fixes the axes when a benchmark is
+// registered, before main: so the matrices are read and generated when the program starts (a few
+// seconds; kept for the states: about 1.3 GB of host memory), and the benchmarks are registered in a
+// loop rather than by NVBENCH_BENCH.
 //
 // The matrix directory: $SC_MATRIX_DIR, else .data/matrices of the working directory (the repository's
 // when run from its root, as tools/gpu_check.sh runs sc_nvbench, and sc_bench's third choice; the tests'
@@ -35,7 +37,8 @@
 // the poison's bytes (unwritten), and every |y - y_cpu| must be within 1e-4 (float) or 1e-10 (double) of
 // max |y_cpu|, NaN failing (sc_bench's tolerances, which it applies against cuSPARSE ALG1's y: the CPU's
 // double sums are nearer the exact product than that y, rounded in V). Auto's choice is checked against
-// its benchmark's name.
+// the plan that plan_spmv makes from the matrix's row lengths. The CPU's product is made once per matrix
+// and type, and kept for the other algorithms' states (host_reference.h).
 #include "check.cuh"
 #include "spmv_inputs.h"
 
@@ -203,22 +206,43 @@ void time_multiplication(nvbench::state &state, const CsrMatrix<V> &host, SpmvAl
     std::vector<V> got(rows);
     SC_CUDA_CHECK(cudaMemcpyAsync(got.data(), y.get(), y.bytes(), cudaMemcpyDeviceToHost, stream));
     SC_CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::string mismatch = y_mismatch(got, cpu_product(host, x_host), std::is_same_v<V, float> ? 1e-4 : 1e-10);
+    const std::shared_ptr<const std::vector<double>> expected = cached_reference<std::vector<double>>(
+        "spmv " + std::string(std::is_same_v<V, float> ? "float " : "double ") + state.get_string("param"),
+        [&] { return cpu_product(host, x_host); });
+    std::string mismatch = y_mismatch(got, *expected, std::is_same_v<V, float> ? 1e-4 : 1e-10);
     const SpmvPlan chosen{multiply.chosen(), multiply.lanes_per_row()};
     if (mismatch.empty() && algorithm == SpmvAlgorithm::Auto &&
         implementation_name(algorithm, chosen) != implementation_name(algorithm, auto_plan))
-        mismatch = "Auto chose " + implementation_name(algorithm, chosen) + ", not its name's " +
+        mismatch = "Auto chose " + implementation_name(algorithm, chosen) + ", not plan_spmv's " +
                    implementation_name(algorithm, auto_plan);
     record_check(state, mismatch.empty(), mismatch);
+    auto &n_summary = state.add_summary("sc/n");
+    n_summary.set_string("name", "Nonzeros");
+    n_summary.set_int64("value", static_cast<nvbench::int64_t>(nnz));
+    auto &implementation = state.add_summary("sc/implementation");
+    implementation.set_string("name", "Kernel");
+    implementation.set_string("value", implementation_name(algorithm, chosen));
 }
 
-// A benchmark's kernel generator: its matrix (of the program's list, which outlives it) and algorithm.
+// The program's matrices (read and generated once, before main).
+const std::vector<Matrix> &matrices() {
+    static const std::vector<Matrix> loaded = load_matrices();
+    return loaded;
+}
+
+// A benchmark's kernel generator: its algorithm; the state's matrix is the one its param names.
 template <class V>
 struct SpmvBenchmark {
-    const Matrix *matrix;
     SpmvAlgorithm algorithm;
 
     void operator()(nvbench::state &state, nvbench::type_list<>) const {
+        const std::string &name = state.get_string("param");
+        const auto matrix = std::find_if(matrices().begin(), matrices().end(),
+                                         [&](const Matrix &m) { return m.name == name; });
+        if (matrix == matrices().end()) {
+            state.skip("no matrix named " + name);
+            return;
+        }
         if constexpr (std::is_same_v<V, double>)
             time_multiplication(state, matrix->csr, algorithm, matrix->auto_plan);
         else
@@ -226,24 +250,24 @@ struct SpmvBenchmark {
     }
 };
 
-// Name "<operation>/<implementation>", axes n (the nonzeros) and param (the matrix): nvbench_to_csv.py.
+// Name "<operation>/<algorithm>", axis param (the matrices, in sc_bench's order); n and Auto's kernel in
+// the states' summaries: nvbench_to_csv.py.
 template <class V>
-void register_spmv(const Matrix &matrix, SpmvAlgorithm algorithm) {
+void register_spmv(SpmvAlgorithm algorithm, const std::vector<std::string> &names) {
     const std::string operation = std::is_same_v<V, float> ? "spmv_float" : "spmv_double";
     nvbench::benchmark_manager::get()
-        .add(std::make_unique<nvbench::benchmark<SpmvBenchmark<V>>>(SpmvBenchmark<V>{&matrix, algorithm}))
-        .set_name(operation + "/" + implementation_name(algorithm, matrix.auto_plan))
-        .add_int64_axis("n", {static_cast<nvbench::int64_t>(matrix.csr.nnz())})
-        .add_string_axis("param", {matrix.name});
+        .add(std::make_unique<nvbench::benchmark<SpmvBenchmark<V>>>(SpmvBenchmark<V>{algorithm}))
+        .set_name(operation + "/" + name_of(algorithm))
+        .add_string_axis("param", names);
 }
 
-// Per matrix, as sc_bench runs them: float's algorithms, then double's.
+// As sc_bench runs them: float's algorithms, then double's (each over every matrix).
 bool register_spmv_benchmarks() {
-    static const std::vector<Matrix> matrices = load_matrices();
-    for (const Matrix &matrix : matrices) {
-        for (const SpmvAlgorithm algorithm : kTimedAlgorithms) register_spmv<float>(matrix, algorithm);
-        for (const SpmvAlgorithm algorithm : kTimedAlgorithms) register_spmv<double>(matrix, algorithm);
-    }
+    std::vector<std::string> names;
+    for (const Matrix &matrix : matrices()) names.push_back(matrix.name);
+    if (names.empty()) return false;  // none could be made: each was named on stderr
+    for (const SpmvAlgorithm algorithm : kTimedAlgorithms) register_spmv<float>(algorithm, names);
+    for (const SpmvAlgorithm algorithm : kTimedAlgorithms) register_spmv<double>(algorithm, names);
     return true;
 }
 

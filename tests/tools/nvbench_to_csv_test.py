@@ -14,7 +14,20 @@ nvbench_problems.json: a skipped state (left out, its reason named), a median mi
 a warning), a noisy state (and one under the run's --max-noise 1 that is not), a failed check, a
 state without sc/check/ok, a throttled state, and a meta timestamp (not NVBench's: the date's
 source where one is given). nvbench_two_devices.json and nvbench_no_benchmark.json exit 1 and write
-nothing."""
+nothing.
+nvbench_family_a.json and nvbench_family_b.json: two families' runs on one H200, as one process per
+family writes them. a: a copy, scan/cub and scan/single_pass at 2^24, under its own --max-noise 2 (its
+scan/cub's 1% noise is not noisy there). b: unique/cub (1% noise, noisy under the default 0.5%) and
+unique/ours at 2^24, and spmv_float/auto and spmv_float/cusparse_alg1 on a param axis of two matrices,
+without an axis n: n is their sc/n, and auto's rows are named by their sc/implementation, a kernel of
+each matrix. Both files in one CSV, given as a b and as b a: each file's rows in the order given;
+pct_of_copy of b's rows is of a's copy, the ratios of the SpMV rows are to cuSPARSE at each matrix, the
+date is the later file's (a's) either way, the second line says "from 2 NVBench JSON files"; b alone has
+no pct_of_copy. Refused, exit 1, nothing written: nvbench_other_gpu.json (an A100) with a, b on an
+"NVIDIA H200" of other SMs, a and b with two UUIDs, a given twice (each point twice), a file missing,
+cut short (not JSON), a JSON list, or nvbench_no_benchmark.json. b under device id 1, or a with a UUID
+and b without, is still a's GPU. b's states with an sc/n other than their axis n, an empty
+sc/implementation, or neither n nor sc/n are left out, each named: exit 1, the other rows written."""
 import csv
 import json
 import os
@@ -43,6 +56,28 @@ CLEAN_ROWS = [
     'compact,cub,1048576,5;T=I32,0.010000,,104857600000,,1.0000,,0,1,1,cub',
     'compact,single_pass,1048576,5;T=I32,0.005000,1200.00,209715200000,,2.0000,57.22,128,0,1,cub',
 ]
+
+# nvbench_family_a.json's rows, then nvbench_family_b.json's, worked out by hand from their summaries:
+# pct_of_copy of a's copy at 2^24 (2684.35 GB/s), the largest; the SpMV rows' n of sc/n.
+FAMILY_A_ROWS = [
+    'copy,cudaMemcpyAsync,16777216,,0.050000,2684.35,335544320000,,,100.00,0,0,1,',
+    'scan,cub,16777216,,0.080000,1677.72,209715200000,,1.0000,62.50,0,1,1,cub',
+    'scan,single_pass,16777216,,0.065000,2064.89,258111015385,,1.2308,76.92,256,0,1,cub',
+]
+FAMILY_B_ROWS = [
+    'unique,cub,16777216,mean 4,0.100000,1006.63,167772160000,,1.0000,37.50,0,1,1,cub',
+    'unique,ours,16777216,mean 4,0.075000,1342.18,223696213333,,1.3333,50.00,0,0,1,cub',
+    'spmv_float,auto:vector_csr/16,146880,small_fem,0.010000,122.42,14688000000,,1.2500,4.56,0,0,1,cusparse_alg1',
+    'spmv_float,auto:merge_path,20963328,poisson_2d_2048,0.200000,1090.19,104816640000,,0.8000,40.61,0,0,1,'
+    'cusparse_alg1',
+    'spmv_float,cusparse_alg1,146880,small_fem,0.012500,97.94,11750400000,,1.0000,3.65,0,1,1,cusparse_alg1',
+    'spmv_float,cusparse_alg1,20963328,poisson_2d_2048,0.160000,1362.74,131020800000,,1.0000,50.77,0,1,1,'
+    'cusparse_alg1',
+]
+MACHINE = '# NVIDIA H200 (sm_90), 132 SMs, L2 60.0 MiB, 139.8 GiB; NVBench 0.1.0 (66212f1), '
+NOISY_UNIQUE = ('nvbench_to_csv.py: unique/cub [Device=0 n=2^24 param=mean 4]: noisy: relative stdev 1.00% '
+                'above max-noise 0.50% (relative IQR 1.50%)')
+H200 = 'NVIDIA H200 (sm_version 900, number_of_sms 132, global_memory_size 150110011392)'
 
 
 def run(*args):
@@ -217,6 +252,198 @@ def check_refused(d, failures):
             failures.append(f'{name}: exit {rc} (1 expected), CSV written: {os.path.exists(out)}\n{err}')
 
 
+def families(d):
+    """Copies of the two family fixtures in `d`, a dated two hours after b (the mtimes: no timestamp)."""
+    paths = []
+    for name, mtime in (('nvbench_family_a.json', MTIME + 7200), ('nvbench_family_b.json', MTIME)):
+        path = os.path.join(d, name)
+        shutil.copy(os.path.join(FIXTURES, name), path)
+        os.utime(path, (mtime, mtime))
+        paths.append(path)
+    return paths
+
+
+def check_families(d, failures):
+    a, b = families(d)
+    date = time.strftime('%Y-%m-%d %H:%M', time.localtime(MTIME + 7200))  # a's, the later
+    for order, expected in (((a, b), FAMILY_A_ROWS + FAMILY_B_ROWS), ((b, a), FAMILY_B_ROWS + FAMILY_A_ROWS)):
+        what = 'families ' + ' '.join(os.path.basename(p) for p in order)
+        out = os.path.join(d, 'families.csv')
+        rc, _, err = run(*order, '--out', out)
+        if rc != 0 or err != NOISY_UNIQUE + '\n9 rows, 0 skipped, 1 noisy, 0 throttled, 0 failed checks\n':
+            failures.append(f'{what}: exit {rc} (0 expected), stderr is not unique/cub\'s noise (a\'s scan/cub '
+                            f'is under a\'s --max-noise 2) and the summary of 9 rows:\n{err}')
+        if not os.path.exists(out):
+            failures.append(f'{what}: no CSV written')
+            continue
+        with open(out) as f:
+            comments, columns, lines, rows = split(f.read())
+        header = [f'# gpu: NVIDIA H200, {date}', MACHINE + 'from 2 NVBench JSON files; median of the cold GPU times']
+        if comments != header:
+            failures.append(f'{what}: header is not the later date (a\'s) and "from 2 NVBench JSON files":\n'
+                            f'  {comments}\n  expected {header}')
+        if columns != report_columns():
+            failures.append(f'{what}: columns are not bench/report.h\'s: {columns}')
+        if lines != expected:
+            failures.append(f'{what}: rows differ:\n  got\n    ' + '\n    '.join(lines) +
+                            '\n  expected\n    ' + '\n    '.join(expected))
+        check_anchors_accept(d, out, rows, failures)
+        os.remove(out)  # the next order must write its own
+    rc, out, err = run(b)
+    comments, _, _, rows = split(out)
+    pct = [r['pct_of_copy'] for r in rows]
+    if rc != 0 or comments[1:] != [MACHINE + 'from NVBench JSON; median of the cold GPU times'] or pct != [''] * 6:
+        failures.append(f'family b alone: exit {rc}, second line {comments[1:]}, pct_of_copy {pct} '
+                        f'(blank expected: its copy is a\'s)\n{err}')
+
+
+def refused(what, rc, err, out, expected, failures):
+    """A run that must exit 1 with stderr `expected` exactly and write no CSV at `out`."""
+    if rc != 1 or err != expected or os.path.exists(out) or 'Traceback' in err:
+        failures.append(f'{what}: exit {rc} (1 expected), CSV written: {os.path.exists(out)}, stderr\n  {err!r}\n'
+                        f'expected\n  {expected!r}')
+
+
+def variant_of_b(d, name, change):
+    doc = fixture('nvbench_family_b.json')
+    change(doc)
+    path = os.path.join(d, name + '.json')
+    with open(path, 'w') as f:
+        json.dump(doc, f)
+    return path
+
+
+def spmv_state(doc, bench, matrix):
+    b = next(b for b in doc['benchmarks'] if b['name'] == bench)
+    return next(s for s in b['states'] if s['axis_values'][0]['value'] == matrix)
+
+
+def set_summary(state, tag, value):
+    next(s for s in state['summaries'] if s['tag'] == tag)['data'][0]['value'] = value
+
+
+def check_family_gpus(d, failures):
+    """Files of one GPU pass, by its properties not its id; of two GPUs, they are refused."""
+    a, b = families(d)
+    out = os.path.join(d, 'gpus.csv')
+    other = os.path.join(FIXTURES, 'nvbench_other_gpu.json')
+    a100 = 'NVIDIA A100-SXM4-80GB (sm_version 800, number_of_sms 108, global_memory_size 85095874560)'
+    rc, _, err = run(a, other, '--out', out)
+    refused('a with nvbench_other_gpu.json (an A100)', rc, err, out,
+            f"nvbench_to_csv.py: {a} ran on {H200}, {other} on {a100}: one CSV is one GPU's\n", failures)
+
+    def more_sms(doc):
+        doc['devices'][0]['number_of_sms'] = 114
+    fewer = variant_of_b(d, 'b_114_sms', more_sms)
+    rc, _, err = run(a, fewer, '--out', out)
+    refused('a with b on an "NVIDIA H200" of 114 SMs', rc, err, out,
+            f"{NOISY_UNIQUE}\nnvbench_to_csv.py: {a} ran on {H200}, {fewer} on "
+            f"{H200.replace('number_of_sms 132', 'number_of_sms 114')}: one CSV is one GPU's\n", failures)
+
+    def device_1(doc):
+        doc['devices'][0]['id'] = 1
+        for bench in doc['benchmarks']:
+            bench['devices'] = [1]
+            for state in bench['states']:
+                state['device'] = 1
+    renumbered = variant_of_b(d, 'b_device_1', device_1)
+    rc, _, err = run(a, renumbered, '--out', out)
+    if rc != 0 or not os.path.exists(out) or split(open(out).read())[2] != FAMILY_A_ROWS + FAMILY_B_ROWS:
+        failures.append(f'a with b under device id 1 (the same H200): exit {rc} (0 expected), or other rows\n{err}')
+    if os.path.exists(out):
+        os.remove(out)
+
+    # A UUID in both files tells two boards of one model apart; in one file only, the model decides.
+    def uuid(value):
+        return lambda doc: doc['devices'][0].update(uuid=value)
+    with open(a) as f:
+        doc_a = json.load(f)
+    doc_a['devices'][0]['uuid'] = 'GPU-0a1b2c3d'
+    a_uuid = os.path.join(d, 'a_uuid.json')
+    with open(a_uuid, 'w') as f:
+        json.dump(doc_a, f)
+    b_uuid = variant_of_b(d, 'b_uuid', uuid('GPU-4e5f6a7b'))
+    rc, _, err = run(a_uuid, b_uuid, '--out', out)
+    refused('a and b of two UUIDs', rc, err, out,
+            f"{NOISY_UNIQUE}\nnvbench_to_csv.py: {a_uuid} ran on NVIDIA H200 (uuid GPU-0a1b2c3d), {b_uuid} on NVIDIA H200 "
+            f"(uuid GPU-4e5f6a7b): one CSV is one GPU's\n", failures)
+    rc, _, err = run(a_uuid, b, '--out', out)
+    if rc != 0 or not os.path.exists(out):
+        failures.append(f'a with a UUID, b without: exit {rc} (0 expected: the model is the same)\n{err}')
+    if os.path.exists(out):
+        os.remove(out)
+
+
+def check_family_refused(d, failures):
+    """The same points twice, a file that cannot be read, is not JSON or has no benchmark."""
+    a, _ = families(d)
+    out = os.path.join(d, 'refused.csv')
+    rc, _, err = run(a, a, '--out', out)
+    refused('a given twice', rc, err, out,
+            f"nvbench_to_csv.py: copy/cudaMemcpyAsync n=16777216 param='' block_size=0 is in {a} and in {a} "
+            f"(and 2 more points): two rows for one point\n", failures)
+    missing = os.path.join(d, 'missing.json')
+    rc, _, err = run(a, missing, '--out', out)
+    refused('a missing file', rc, err, out,
+            f'nvbench_to_csv.py: {missing}: cannot be read: No such file or directory\n', failures)
+    garbled = os.path.join(d, 'garbled.json')
+    with open(garbled, 'w') as f:
+        f.write('{"benchmarks": [')  # a run cut short while writing
+    rc, _, err = run(garbled, a, '--out', out)
+    refused('a file cut short', rc, err, out,
+            f'nvbench_to_csv.py: {garbled}: not JSON: Expecting value: line 1 column 17 (char 16)\n', failures)
+    listed = os.path.join(d, 'list.json')
+    with open(listed, 'w') as f:
+        f.write('[]')
+    rc, _, err = run(a, listed, '--out', out)
+    refused('a JSON list', rc, err, out,
+            f'nvbench_to_csv.py: {listed}: not NVBench JSON (no object at its top)\n', failures)
+    empty = os.path.join(FIXTURES, 'nvbench_no_benchmark.json')
+    rc, _, err = run(a, empty, '--out', out)
+    refused('a with nvbench_no_benchmark.json', rc, err, out, f'nvbench_to_csv.py: {empty} has no benchmark\n',
+            failures)
+
+
+def check_family_states(d, failures):
+    """b's states with an sc/n unlike the axis n, an empty sc/implementation, neither n nor sc/n: left out."""
+    a, _ = families(d)
+
+    def with_n(value):
+        def change(doc):
+            state = doc['benchmarks'][0]['states'][0]  # unique/cub at 2^24
+            state['summaries'].append({'tag': 'sc/n', 'name': 'n',
+                                       'data': [{'name': 'value', 'type': 'int64', 'value': value}]})
+        return change
+
+    def empty_implementation(doc):
+        set_summary(spmv_state(doc, 'spmv_float/auto', 'small_fem'), 'sc/implementation', '')
+
+    def no_n(doc):
+        state = spmv_state(doc, 'spmv_float/cusparse_alg1', 'poisson_2d_2048')
+        state['summaries'] = [s for s in state['summaries'] if s['tag'] != 'sc/n']
+
+    cases = [
+        ('b_n_differs', with_n('16777215'), 1, FAMILY_B_ROWS[0],
+         'unique/cub [Device=0 n=2^24 param=mean 4]: left out: axis n 16777216 and sc/n 16777215 differ'),
+        ('b_empty_implementation', empty_implementation, 1, FAMILY_B_ROWS[2],
+         'spmv_float/auto [Device=0 param=small_fem]: left out: sc/implementation is empty'),
+        ('b_no_n', no_n, 1, FAMILY_B_ROWS[5], 'spmv_float/cusparse_alg1 [Device=0 param=poisson_2d_2048]: left out: '
+         'no axis n'),
+        ('b_n_agrees', with_n('16777216'), 0, None, None),
+    ]
+    for name, change, code, lost, warning in cases:
+        out = os.path.join(d, name + '.csv')
+        rc, _, err = run(a, variant_of_b(d, name, change), '--out', out)
+        lines = split(open(out).read())[2] if os.path.exists(out) else []
+        # Without the lost row, the others' ratios may change: compare the points of the rows only.
+        points = [line.split(',')[:4] for line in lines]
+        expected = [line.split(',')[:4] for line in FAMILY_A_ROWS + FAMILY_B_ROWS if line != lost]
+        said = [line for line in err.splitlines() if 'left out' in line]
+        if rc != code or points != expected or said != ([f'nvbench_to_csv.py: {warning}'] if warning else []):
+            failures.append(f'{name}: exit {rc} ({code} expected), {len(lines)} rows ({len(expected)} expected), '
+                            f'left out: {said}\n{err}')
+
+
 def main():
     failures = []
     with tempfile.TemporaryDirectory() as d:
@@ -224,6 +451,10 @@ def main():
         check_clean_variants(d, failures)
         check_problems(failures)
         check_refused(d, failures)
+        check_families(d, failures)
+        check_family_gpus(d, failures)
+        check_family_refused(d, failures)
+        check_family_states(d, failures)
     print('\n'.join(failures) if failures else 'nvbench_to_csv: every case as expected')
     return 1 if failures else 0
 
