@@ -21,9 +21,11 @@
 #          (default every program built, in name order; e.g. "scan radix_sort") runs in turn, writing
 #          nvbench/<part>.json (NVBENCH_ARGS passed on; default "--no-batch --min-time 0.2 --timeout 1":
 #          the cold runs alone, every state within about a second, the quick profile), each within
-#          what is left of NVBENCH_SECONDS (default 540) from the phase's start: NVBench writes its JSON
+#          what is left of NVBENCH_SECONDS (default 540) from the script's start, the build's time
+#          counted (a device command has 600 s; a second call finds the build done): NVBench writes its JSON
 #          at the end, so a part cut short loses its own results alone, and a part not started is
-#          named; bench/nvbench/nvbench_to_csv.py turns the JSONs there are into nvbench.csv;
+#          named; bench/nvbench/nvbench_to_csv.py turns the JSONs there are into nvbench.csv, and
+#          bench/plot/plot.py that into nvbench/img/*.png;
 #   compare: a no-regression check: the baseline source in BASE_DIR (default .bench_base, e.g.
 #          `git archive <commit> --prefix=.bench_base/ | tar -x`) and this tree built side by side,
 #          their sc_bench run one after the other (baseline, new, baseline, new, ...: COMPARE_ROUNDS
@@ -91,7 +93,7 @@ if [ "$phase" = nvbench ]; then
         step "build sc_nvbench" "$logs/build.log" cmake --build "$build-nvbench" --parallel --target sc_nvbench ||
         { printf '%s\n' "${summary[@]}"; exit 1; }
     mkdir -p "$logs/nvbench"
-    deadline=$((SECONDS + ${NVBENCH_SECONDS:-540}))
+    deadline=${NVBENCH_SECONDS:-540}  # SECONDS counts from this script's start: the build's time is in it
     declare -a jsons=()
     parts=${NVBENCH_PARTS:-$(cd "$build-nvbench/bin" && ls sc_nvbench_* | sed 's/^sc_nvbench_//')}
     for part in $parts; do
@@ -104,6 +106,10 @@ if [ "$phase" = nvbench ]; then
     if [ ${#jsons[@]} -gt 0 ]; then
         step "nvbench to csv" "$logs/nvbench.log" python3 bench/nvbench/nvbench_to_csv.py "${jsons[@]}" \
             --out "$logs/nvbench.csv"
+        # The figures from NVBench's CSV, as the bench phase's from sc_bench's.
+        [ -f "$logs/nvbench.csv" ] &&
+            step "nvbench plots" "$logs/nvbench.log" python3 bench/plot/plot.py "$logs/nvbench.csv" \
+                --out "$logs/nvbench/img"
     fi
     echo; echo "== gpu_check summary =="; printf '%s\n' "${summary[@]}"
     exit $status

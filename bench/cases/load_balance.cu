@@ -6,6 +6,7 @@
 // Bytes: the n outputs written and the offsets and values read (4n + 8 segments): compare the GB/s
 // with the header's device-to-device copy. Every result is checked against Thrust's before timing.
 #include "cases.h"
+#include "load_balance_inputs.h"
 #include "fill.h"
 
 #include <stream_compaction/device/load_balance.cuh>
@@ -20,11 +21,9 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -34,29 +33,16 @@ namespace {
 namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 
-// Offsets of segments over exactly n items: uniform lengths in [0, 32], or Pareto lengths
-// floor(8 U^(-1/1.5)) - 8 (a third of them empty, mean about 16, a few of millions).
-std::vector<int> make_offsets(std::size_t n, bool power_law) {
-    std::mt19937_64 rng(power_law ? 2 : 1);
-    std::uniform_int_distribution<int> uniform(0, 32);
-    std::uniform_real_distribution<double> unit(1e-12, 1.0);
-    std::vector<int> offsets{0};
-    while (static_cast<std::size_t>(offsets.back()) < n) {
-        const double length = power_law ? std::floor(8.0 * std::pow(unit(rng), -1.0 / 1.5)) - 8.0 : uniform(rng);
-        offsets.push_back(static_cast<int>(std::min<double>(static_cast<double>(n), offsets.back() + length)));
-    }
-    return offsets;
-}
-
 void run_expand(const Options &options, const Sink &sink, const Size &size, bool power_law, cudaStream_t stream) {
     const std::size_t n = size.n;
-    const std::vector<int> host_offsets = make_offsets(n, power_law);
+    const std::vector<int> host_offsets = make_segment_offsets(n, power_law);
     const std::size_t segments = host_offsets.size() - 1;
     const std::string param = power_law ? "power_law" : "uniform";
     Rotation rotation(n, std::max(kPoolMinElems, copy_stride(n)));
     const DeviceBuffer<int> offsets = DeviceBuffer<int>::from_host(host_offsets.data(), host_offsets.size());
     DeviceBuffer<int> values(segments), out(rotation.span()), reference(n), segment_of(n);
-    fill_masked_hashes<<<fill_blocks(segments), kFillThreads, 0, stream>>>(values.get(), segments, 0x65787061u, ~0u);
+    fill_masked_hashes<<<fill_blocks(segments), kFillThreads, 0, stream>>>(values.get(), segments,
+                                                                            kSegmentValueSeed, ~0u);
     SC_CHECK_LAUNCH(fill_masked_hashes);
     const int *d_offsets = offsets.get(), *d_values = values.get();
     int *d_out = out.get(), *d_segment = segment_of.get();

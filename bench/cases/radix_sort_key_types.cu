@@ -4,6 +4,7 @@
 // whose output judges ours element for element.
 #include "cases.h"
 #include "fill.h"
+#include "radix_key_type_inputs.cuh"
 
 #include <stream_compaction/device/radix_sort.cuh>
 #include <stream_compaction/support/cuda_check.h>
@@ -21,32 +22,6 @@ namespace bench {
 namespace {
 
 constexpr int kKeyTypeSortLog2[] = {20, 24, 27};
-constexpr std::uint32_t kKeyTypeSeed = 0x64b17u;
-
-// The bits of a 2- or 8-byte key.
-template <class Key>
-using KeyBits = std::conditional_t<sizeof(Key) == 2, std::uint16_t, std::uint64_t>;
-
-// Random bits a key. A floating-point key whose exponent is all ones (NaN, infinity) gets a finite
-// one (its top exponent bit cleared), and -0.0 is +0.0: equal keys, which CUB need not keep in
-// input order (random 16-bit keys hold thousands of zeros).
-template <class Key>
-__global__ void fill_keys(Key *out, std::size_t count, std::uint32_t seed) {
-    using Bits = KeyBits<Key>;
-    constexpr bool kFloat = std::is_floating_point_v<Key> || std::is_same_v<Key, __half>;
-    constexpr int kWidth = sizeof(Key) * 8;
-    constexpr Bits kSign = Bits(Bits(1) << (kWidth - 1));
-    constexpr Bits kExponent = sizeof(Key) == 2 ? Bits(0x7c00) : Bits(0x7ff0000000000000ull);
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-        Bits bits = static_cast<Bits>(std::uint64_t{index_hash(2 * i, seed)} << 32 | index_hash(2 * i + 1, seed));
-        if (kFloat && (bits & kExponent) == kExponent) bits = static_cast<Bits>(bits ^ (Bits(1) << (kWidth - 2)));
-        if (kFloat && bits == kSign) bits = 0;
-        Key key;
-        memcpy(&key, &bits, sizeof key);
-        out[i] = key;
-    }
-}
 
 // Adds the number of positions where got and expected differ, bit for bit, to *mismatches.
 template <class Key>
@@ -103,9 +78,9 @@ private:
         const std::size_t n = size.n;
         cudaStream_t stream = stream_.get();
         const std::size_t pool_keys = pool_ints_ * sizeof(int) / sizeof(Key);
-        fill_keys<<<fill_blocks(pool_keys), kFillThreads, 0, stream>>>(reinterpret_cast<Key *>(in_.get()), pool_keys,
-                                                                       kKeyTypeSeed);
-        SC_CHECK_LAUNCH(fill_keys);
+        fill_key_type_keys<<<fill_blocks(pool_keys), kFillThreads, 0, stream>>>(reinterpret_cast<Key *>(in_.get()),
+                                                                                pool_keys, kKeyTypeSeed);
+        SC_CHECK_LAUNCH(fill_key_type_keys);
         const auto in = [&](std::size_t at) { return reinterpret_cast<const Key *>(in_.get() + at); };
         const auto out = [&](std::size_t at) { return reinterpret_cast<Key *>(out_.get() + at); };
         Key *reference = reinterpret_cast<Key *>(reference_.get());

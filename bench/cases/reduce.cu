@@ -10,6 +10,7 @@
 // its timed runs, one more run on the first copy, into a result of its own poisoned first.
 #include "cases.h"
 #include "fill.h"
+#include "reduce_inputs.cuh"
 
 #include <stream_compaction/cpu.h>
 #include <stream_compaction/device/reduce.cuh>
@@ -33,14 +34,6 @@ namespace {
 using StreamCompaction::DeviceBuffer;
 using StreamCompaction::MaxSegmentSum;
 using StreamCompaction::ReduceStrategy;
-
-constexpr std::uint32_t kReduceSeed = 0x5eed2026u;
-
-__global__ void fill_signed(int *out, std::size_t count, std::uint32_t seed) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        out[i] = static_cast<int>(index_hash(i, seed) % 101u) - 50;
-}
 
 class Reductions {
 public:

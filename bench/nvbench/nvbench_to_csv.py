@@ -20,7 +20,12 @@ writes the CSV to OUT.csv (stdout when no --out). Our benchmarks' conventions (b
   - median_ms is NVBench's nv/cold/time/gpu/median (its mean, with a warning, where a JSON has no
     median); gbps and items_per_s are nv/cold/bw/global/bytes_per_second / 1e9 and nv/cold/bw/item_rate
     taken to the median (NVBench divides by the mean time: both times mean / median), blank where the
-    benchmark counted no bytes or items; gflops is blank;
+    benchmark counted no bytes or items; a CPU-only benchmark's (set_is_cpu_only: the CPU anchors of
+    the bfs and neighbors parts) are its nv/cpu_only/... CPU times and rates instead, the median
+    nv/cpu_only/time/cpu/median (it has no SM clock: never throttled); gflops is the state's summary
+    sc/flops (the floating-point operations of one run, which NVBench has no counter of:
+    bench/nvbench/spmv.cu writes 2 per nonzero, as sc_bench counts them) over the median time, blank
+    without it;
   - ok is the summary sc/check/ok that bench/nvbench/check.cuh records (1: every output item of the
     state checked and right); a state without it is not trusted: ok 0, with a warning;
   - anchor, ratio_to_anchor and fastest_library are anchors.py's (the fastest library at the point);
@@ -68,9 +73,16 @@ SAMPLES = 'nv/cold/sample_size'
 BYTES_PER_SECOND = 'nv/cold/bw/global/bytes_per_second'
 ITEM_RATE = 'nv/cold/bw/item_rate'
 CLOCK_SCALING = 'nv/cold/sm_clock_rate/scaling/percent'  # mean SM clock / default clock, a fraction
+# A CPU-only benchmark's (NVBench's set_is_cpu_only: the CPU anchors of the bfs and neighbors parts)
+# summaries in place of the cold GPU measurement's: its times are the CPU's, and it has no SM clock.
+CPU_ONLY = {MEDIAN: 'nv/cpu_only/time/cpu/median', MEAN: 'nv/cpu_only/time/cpu/mean',
+            NOISE: 'nv/cpu_only/time/cpu/stdev/relative', IQR: 'nv/cpu_only/time/cpu/iqr/relative',
+            SAMPLES: 'nv/cpu_only/sample_size', BYTES_PER_SECOND: 'nv/cpu_only/bw/global/bytes_per_second',
+            ITEM_RATE: 'nv/cpu_only/bw/item_rate'}
 CHECK = 'sc/check/ok'
 IMPLEMENTATION = 'sc/implementation'  # the kernel the state ran, where its benchmark's name does not say
 COUNT = 'sc/n'  # n, where it cannot be an axis
+FLOPS = 'sc/flops'  # the floating-point operations of one run
 # NVBench's defaults where neither the state nor the run's command line sets them: stdrel's
 # max-noise (0.5%) and benchmark_base.cuh's throttle threshold (75% of the default SM clock).
 DEFAULT_MAX_NOISE = 0.005
@@ -89,6 +101,16 @@ def warn(message):
 def summary(state, tag):
     """The state's summary of `tag` (a dict), or None."""
     return next((s for s in state.get('summaries') or [] if s.get('tag') == tag), None)
+
+
+def is_cpu_only(state):
+    """Whether the state was measured on the CPU alone: CPU-only times, and no cold GPU time."""
+    return summary(state, MEAN) is None and any(summary(state, tag) for tag in CPU_ONLY.values())
+
+
+def measured(state, tag):
+    """The summary `tag` (a cold GPU measurement's) of the state, or its CPU-only counterpart."""
+    return summary(state, CPU_ONLY[tag] if tag in CPU_ONLY and is_cpu_only(state) else tag)
 
 
 def number(found, name='value'):
@@ -204,10 +226,10 @@ def label(bench, state):
 def median_seconds(state, where):
     """The state's median GPU time in seconds (the mean, with a warning, where there is no median);
     None where NVBench kept no sample."""
-    median = number(summary(state, MEDIAN))
+    median = number(measured(state, MEDIAN))
     if median is not None:
         return median
-    mean = number(summary(state, MEAN))
+    mean = number(measured(state, MEAN))
     if mean is not None:
         warn(f'{where}: no {MEDIAN} (an NVBench without quartiles): median_ms is the mean GPU time')
     return mean
@@ -215,10 +237,10 @@ def median_seconds(state, where):
 
 def is_noisy(state, limit, where):
     """Whether the state's noise is above `limit` or unknown (fewer than 5 samples), said on stderr."""
-    noise = number(summary(state, NOISE))
+    noise = number(measured(state, NOISE))
     if noise is None:
         return False  # no cold measurement of the GPU time: nothing to judge
-    iqr = number(summary(state, IQR))
+    iqr = number(measured(state, IQR))
     robust = '' if iqr is None or math.isinf(iqr) else f' (relative IQR {iqr:.2%})'
     if math.isinf(noise) or math.isnan(noise):
         warn(f'{where}: noisy: noise unknown (too few samples to estimate it)')
@@ -272,7 +294,7 @@ def rows_of(doc, tally):
             if seconds is None:
                 # Every trial discarded as throttled until the timeout, or no cold measurement at all.
                 tally['unconverted'] += 1
-                if number(summary(state, SAMPLES)) == 0:
+                if number(measured(state, SAMPLES)) == 0:
                     tally['throttled'] += 1
                     warn(f'{where}: throttled: no sample kept (NVBench discards throttled trials): left out')
                 else:
@@ -280,15 +302,18 @@ def rows_of(doc, tally):
                 continue
             tally['noisy'] += is_noisy(state, max_noise(argv, bench, index, state), where)
             tally['throttled'] += is_throttled(state, threshold, where)
-            bandwidth, items = number(summary(state, BYTES_PER_SECOND)), number(summary(state, ITEM_RATE))
+            bandwidth, items = number(measured(state, BYTES_PER_SECOND)), number(measured(state, ITEM_RATE))
             # NVBench divides the bytes and items by the mean time; sc_bench's rates are at the median.
-            mean = number(summary(state, MEAN))
+            mean = number(measured(state, MEAN))
             if mean is not None and seconds > 0:
                 bandwidth = None if bandwidth is None else bandwidth * mean / seconds
                 items = None if items is None else items * mean / seconds
+            flops = number(summary(state, FLOPS))
+            gflops = None if flops is None or seconds <= 0 else flops / seconds / 1e9
             rows.append(dict(operation=operation, implementation=implementation, n=n, param=param,
                              ms=seconds * 1e3, gbps=None if bandwidth is None else bandwidth / 1e9,
-                             items_per_s=items, block_size=block, ok=check_of(state, where),
+                             items_per_s=items, gflops=gflops,
+                             block_size=block, ok=check_of(state, where), cpu_only=is_cpu_only(state),
                              anchor=anchors.is_library(implementation), device=state.get('device')))
     return rows
 
@@ -313,8 +338,8 @@ def fixed(value, decimals):
 
 def csv_row(r):
     return [r['operation'], r['implementation'], r['n'], r['param'], fixed(r['ms'], 6), fixed(r['gbps'], 2),
-            fixed(r['items_per_s'], 0), '', fixed(r['ratio'], 4), fixed(r['pct_of_copy'], 2), r['block_size'],
-            int(r['anchor']), int(r['ok']), r['fastest'] or '']
+            fixed(r['items_per_s'], 0), fixed(r['gflops'], 2), fixed(r['ratio'], 4), fixed(r['pct_of_copy'], 2),
+            r['block_size'], int(r['anchor']), int(r['ok']), r['fastest'] or '']
 
 
 def run_date(meta, path):
@@ -335,7 +360,7 @@ def run_date(meta, path):
     return when.strftime('%Y-%m-%d %H:%M')
 
 
-def header(doc, device, date, files=1):
+def header(doc, device, date, files=1, cpu_only=False):
     """The two comment lines of sc_bench's CSV (run_header.h), from what devices[] and meta say."""
     meta = doc.get('meta') or {}
     name = device.get('name', 'unknown GPU')
@@ -348,8 +373,8 @@ def header(doc, device, date, files=1):
     if version.get('git_sha'):
         software += f" ({version['git_sha'][:7]})"
     source = 'from NVBench JSON' if files == 1 else f'from {files} NVBench JSON files'
-    return [f'# gpu: {name}, {date}',
-            f'# {machine}; {software}, {source}; median of the cold GPU times']
+    times = 'median of the cold GPU times' + ("; of the CPU times, CPU-only benchmarks'" if cpu_only else '')
+    return [f'# gpu: {name}, {date}', f'# {machine}; {software}, {source}; {times}']
 
 
 def write(lines, rows, out):
@@ -445,7 +470,7 @@ def main():
     annotated = anchors.annotate(add_pct_of_copy(rows))  # over all files: the copy may be another family's
     # The latest run's: 'YYYY-MM-DD HH:MM' sorts as the times do.
     date = max(run_date(doc.get('meta') or {}, path) for path, doc in zip(args.json, docs))
-    lines = header(docs[0], device, date, len(docs))
+    lines = header(docs[0], device, date, len(docs), any(r['cpu_only'] for r in rows))
     if args.out:
         tmp = args.out + '.tmp'
         with open(tmp, 'w', newline='') as f:

@@ -10,7 +10,8 @@
 // the matrix's nonzeros, param its name, and Auto's implementation is named for what Auto chose for the
 // matrix ("auto:vector_csr/8", "auto:merge_path"). Neither can be an axis (a state's axes are a product
 // of the benchmark's, and the nonzeros are the matrix's), so each state says them in summaries that
-// nvbench_to_csv.py reads: sc/n, and sc/implementation. NVBench fixes the axes when a benchmark is
+// nvbench_to_csv.py reads: sc/n, and sc/implementation; and sc/flops, sc_bench's 2 per nonzero, which
+// NVBench has no counter of. NVBench fixes the axes when a benchmark is
 // registered, before main: so the matrices are read and generated when the program starts (a few
 // seconds; kept for the states: about 1.3 GB of host memory), and the benchmarks are registered in a
 // loop rather than by NVBENCH_BENCH.
@@ -22,7 +23,7 @@
 // line on stderr, as sc_bench leaves it out.
 //
 // Bytes as sc_bench counts them, what an ideal CSR SpMV moves, each array once: the values, column
-// indices, row offsets and x read, y written. (sc_bench's flops, 2 per nonzero, have no NVBench counter.)
+// indices, row offsets and x read, y written.
 // Timing: one multiplication per NVBench run, whose cold runs flush the L2 before each. sc_bench keeps the
 // matrix in L2 from one run to the next, as a solver multiplying by it again and again would, and times
 // the smaller matrices (under 256 MB of data) 10 calls at a time, launches included: for a matrix that
@@ -219,6 +220,9 @@ void time_multiplication(nvbench::state &state, const CsrMatrix<V> &host, SpmvAl
     auto &n_summary = state.add_summary("sc/n");
     n_summary.set_string("name", "Nonzeros");
     n_summary.set_int64("value", static_cast<nvbench::int64_t>(nnz));
+    auto &flops = state.add_summary("sc/flops");  // sc_bench's GFLOP/s: 2 per nonzero
+    flops.set_string("name", "Flops");
+    flops.set_int64("value", static_cast<nvbench::int64_t>(2 * nnz));
     auto &implementation = state.add_summary("sc/implementation");
     implementation.set_string("name", "Kernel");
     implementation.set_string("value", implementation_name(algorithm, chosen));

@@ -69,8 +69,10 @@ def plot(rows, gpu, out):
         ratio_ax.set_ylabel("best cuSPARSE time / our time")
         ratio_ax.set_title(f"SpMV in {precision}: ours against the faster cuSPARSE CSR algorithm{suffix}", fontsize=10)
         grouped_bars(gflops_ax, selected, ORDER, lambda r: r["gflops"])
-        # Log scale: the small matrices run at a few GFLOP/s, the large ones at a hundred or more.
-        gflops_ax.set_yscale("log")
+        # Log scale: the small matrices run at a few GFLOP/s, the large ones at a hundred or more (a CSV
+        # without GFLOP/s, an NVBench one of before sc/flops, leaves the panel empty: no log of nothing).
+        if any(r["gflops"] for r in selected):
+            gflops_ax.set_yscale("log")
         gflops_ax.set_ylabel("GFLOP/s (2 per nonzero)")
         gflops_ax.set_title(f"SpMV in {precision}: GFLOP/s{suffix}", fontsize=10)
     path = os.path.join(out, "spmv.png")
