@@ -25,7 +25,9 @@ writes the CSV to OUT.csv (stdout when no --out). Our benchmarks' conventions (b
     nv/cpu_only/time/cpu/median (it has no SM clock: never throttled); gflops is the state's summary
     sc/flops (the floating-point operations of one run, which NVBench has no counter of:
     bench/nvbench/spmv.cu writes 2 per nonzero, as sc_bench counts them) over the median time, blank
-    without it;
+    without it; a state with an int64 summary sc/levels (bench/nvbench/bfs.cu: the search's depth) has
+    a second row, sc_bench's <operation>_per_level: n the levels, the time per level, no rates; a
+    CPU-only state's device is none (NVBench gives it none: what its JSON says there is left unread);
   - ok is the summary sc/check/ok that bench/nvbench/check.cuh records (1: every output item of the
     state checked and right); a state without it is not trusted: ok 0, with a warning;
   - anchor, ratio_to_anchor and fastest_library are anchors.py's (the fastest library at the point);
@@ -83,6 +85,7 @@ CHECK = 'sc/check/ok'
 IMPLEMENTATION = 'sc/implementation'  # the kernel the state ran, where its benchmark's name does not say
 COUNT = 'sc/n'  # n, where it cannot be an axis
 FLOPS = 'sc/flops'  # the floating-point operations of one run
+LEVELS = 'sc/levels'  # the levels of one search (bfs), whose time per level is a row of its own
 # NVBench's defaults where neither the state nor the run's command line sets them: stdrel's
 # max-noise (0.5%) and benchmark_base.cuh's throttle threshold (75% of the default SM clock).
 DEFAULT_MAX_NOISE = 0.005
@@ -315,6 +318,11 @@ def rows_of(doc, tally):
                              items_per_s=items, gflops=gflops,
                              block_size=block, ok=check_of(state, where), cpu_only=is_cpu_only(state),
                              anchor=anchors.is_library(implementation), device=state.get('device')))
+            levels = number(summary(state, LEVELS))
+            if levels is not None and levels >= 1:
+                # sc_bench's <operation>_per_level row: the time per level, n the levels, no rates.
+                rows.append(dict(rows[-1], operation=operation + '_per_level', n=int(levels),
+                                 ms=rows[-1]['ms'] / levels, gbps=None, items_per_s=None, gflops=None, anchor=False))
     return rows
 
 
@@ -408,8 +416,10 @@ def load(path):
 def device_of(doc, rows):
     """The devices[] entry of the GPU the rows ran on (the first device where no row is left)."""
     devices = doc.get('devices') or []
-    used = rows[0]['device'] if rows else None
-    return next((d for d in devices if rows and d.get('id') == used), devices[0] if devices else {})
+    # A CPU-only state's device says nothing (NVBench gives such a benchmark none): the GPU rows' say.
+    gpu_rows = [r for r in rows if not r['cpu_only']]
+    used = gpu_rows[0]['device'] if gpu_rows else None
+    return next((d for d in devices if gpu_rows and d.get('id') == used), devices[0] if devices else {})
 
 
 def same_gpu(a, b):
@@ -443,7 +453,7 @@ def main():
     for path, doc in zip(args.json, docs):
         rows = rows_of(doc, tally)
         # devices[] lists every GPU NVBench saw; the states say which ones ran. One CSV is one GPU's.
-        used = sorted({r['device'] for r in rows}, key=str)
+        used = sorted({r['device'] for r in rows if not r['cpu_only']}, key=str)
         if len(used) > 1:
             warn(f'{path} holds states of more than one device ({", ".join(map(str, used))}): one CSV is one GPU\'s; '
                  'run each with --devices, or split the file')

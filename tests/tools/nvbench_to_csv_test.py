@@ -21,7 +21,9 @@ scan/cub's 1% noise is not noisy there). b: unique/cub (1% noise, noisy under th
 unique/ours at 2^24, and spmv_float/auto and spmv_float/cusparse_alg1 on a param axis of two matrices,
 without an axis n: n is their sc/n, and auto's rows are named by their sc/implementation, a kernel of
 each matrix; auto's small_fem state has an sc/flops (2 per nonzero), its row's gflops, the others none;
-and bfs/cpu_1_thread, a CPU-only benchmark (its nv/cpu_only/ times and rate; the header says so). Both files in one CSV, given as a b and as b a: each file's rows in the order given;
+and bfs/cpu_1_thread, a CPU-only benchmark (its nv/cpu_only/ times and rate; the header says so; its
+state's device, 7, what NVBench writes of the none it has, left unread: still one GPU), and bfs/ours
+with an sc/levels (a second row, bfs_per_level: n the levels, the time per level). Both files in one CSV, given as a b and as b a: each file's rows in the order given;
 pct_of_copy of b's rows is of a's copy, the ratios of the SpMV rows are to cuSPARSE at each matrix, the
 date is the later file's (a's) either way, the second line says "from 2 NVBench JSON files"; b alone has
 no pct_of_copy. Refused, exit 1, nothing written: nvbench_other_gpu.json (an A100) with a, b on an
@@ -76,6 +78,8 @@ FAMILY_B_ROWS = [
     'spmv_float,cusparse_alg1,20963328,poisson_2d_2048,0.160000,1362.74,131020800000,,1.0000,50.77,0,1,1,'
     'cusparse_alg1',
     'bfs,cpu_1_thread,1000000,luxembourg_osm,2.000000,,1050000000,,,,0,0,1,',
+    'bfs,ours,1000000,luxembourg_osm,2.500000,,400000000,,,,0,0,1,',
+    'bfs_per_level,ours,1000,luxembourg_osm,0.002500,,,,,,0,0,1,',
 ]
 MACHINE = '# NVIDIA H200 (sm_90), 132 SMs, L2 60.0 MiB, 139.8 GiB; NVBench 0.1.0 (66212f1), '
 NOISY_UNIQUE = ('nvbench_to_csv.py: unique/cub [Device=0 n=2^24 param=mean 4]: noisy: relative stdev 1.00% '
@@ -273,9 +277,9 @@ def check_families(d, failures):
         what = 'families ' + ' '.join(os.path.basename(p) for p in order)
         out = os.path.join(d, 'families.csv')
         rc, _, err = run(*order, '--out', out)
-        if rc != 0 or err != NOISY_UNIQUE + '\n10 rows, 0 skipped, 1 noisy, 0 throttled, 0 failed checks\n':
+        if rc != 0 or err != NOISY_UNIQUE + '\n12 rows, 0 skipped, 1 noisy, 0 throttled, 0 failed checks\n':
             failures.append(f'{what}: exit {rc} (0 expected), stderr is not unique/cub\'s noise (a\'s scan/cub '
-                            f'is under a\'s --max-noise 2) and the summary of 10 rows:\n{err}')
+                            f'is under a\'s --max-noise 2) and the summary of 12 rows:\n{err}')
         if not os.path.exists(out):
             failures.append(f'{what}: no CSV written')
             continue
@@ -298,7 +302,7 @@ def check_families(d, failures):
     comments, _, _, rows = split(out)
     pct = [r['pct_of_copy'] for r in rows]
     b_header = MACHINE + "from NVBench JSON; median of the cold GPU times; of the CPU times, CPU-only benchmarks'"
-    if rc != 0 or comments[1:] != [b_header] or pct != [''] * 7:
+    if rc != 0 or comments[1:] != [b_header] or pct != [''] * 9:
         failures.append(f'family b alone: exit {rc}, second line {comments[1:]}, pct_of_copy {pct} '
                         f'(blank expected: its copy is a\'s)\n{err}')
 
