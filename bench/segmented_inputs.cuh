@@ -30,6 +30,21 @@ static __global__ void fill_values(int *values, std::size_t count) {
         values[i] = static_cast<int>(index_hash(i, kValueSeed) & 15u);
 }
 
+// The _float rows' values: [-1, 1) from a hash of the index, multiples of 2^-23, exact in float.
+constexpr std::uint32_t kFloatValueSeed = 0x5e6d2026u;
+__host__ __device__ inline float float_value(std::size_t i) {
+    return static_cast<float>(index_hash(i, kFloatValueSeed) >> 8) * 0x1p-23f - 1.0f;
+}
+static __global__ void fill_float_values(float *values, std::size_t count) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        values[i] = float_value(i);
+}
+// A float output passes when no element is further than this from the reference's, relative to
+// the reference's largest magnitude (at least 1). Summed in another order, values in [-1, 1) on
+// segments of up to ~10^6 of them differ by about 1e-5 of that; NaN anywhere fails.
+constexpr double kFloatTolerance = 1e-3;
+
 // Segment lengths from draw_length() until they cover n elements (the last one cut to fit), as CSR
 // offsets: segment s is [offsets[s], offsets[s + 1]).
 template <class DrawLength>

@@ -20,6 +20,10 @@ namespace sorted_inputs {
 constexpr std::uint32_t kNeedleSeed = 0x6e65656cu, kHaystackSeed = 0x68617973u;
 constexpr std::uint32_t kASeed = 0x6d657261u, kBSeed = 0x6d657262u, kValueSeed = 0x6d657276u;
 constexpr unsigned kMeanRun = 2;
+// The inner join's: two sides of 2^kJoinLog2 keys in runs of mean length kJoinMeanRun.
+constexpr std::uint32_t kJoinASeed = 0x6a6f6e61u, kJoinBSeed = 0x6a6f6e62u;
+constexpr unsigned kJoinMeanRun = 4;
+constexpr int kJoinLog2 = 24;
 
 // static: internal linkage, so that the header may be included by several files of a program.
 static __global__ void fill_increments(int *out, std::size_t n, std::uint32_t seed, unsigned mean) {

@@ -45,10 +45,6 @@ namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 using namespace sorted_inputs;
 
-constexpr std::uint32_t kJoinASeed = 0x6a6f6e61u, kJoinBSeed = 0x6a6f6e62u;
-constexpr unsigned kJoinMeanRun = 4;
-constexpr int kJoinLog2 = 24;
-
 // *total += the sum of hi[i] - lo[i].
 __global__ void sum_differences(const int *lo, const int *hi, std::size_t n, unsigned long long *total) {
     unsigned long long sum = 0;

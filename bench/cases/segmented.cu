@@ -53,19 +53,6 @@ namespace {
 using StreamCompaction::DeviceBuffer;
 
 using namespace segmented_inputs;
-constexpr std::uint32_t kFloatValueSeed = 0x5e6d2026u;
-// A float output passes when no element is further than this from the reference's, relative to
-// the reference's largest magnitude (at least 1). Summed in another order, values in [-1, 1) on
-// segments of up to ~10^6 of them differ by about 1e-5 of that; NaN anywhere fails.
-constexpr double kFloatTolerance = 1e-3;
-
-// Values in [-1, 1) from a hash of the index: multiples of 2^-23, exact in float.
-static __global__ void fill_float_values(float *values, std::size_t count) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        values[i] = static_cast<float>(index_hash(i, kFloatValueSeed) >> 8) * 0x1p-23f - 1.0f;
-}
-
 // Copies copy 0 of an array (count elements at the pool's start) to copies 1.. at `stride` apart.
 template <class T>
 void replicate(T *pool, std::size_t count, std::size_t stride, std::size_t copies, cudaStream_t stream) {

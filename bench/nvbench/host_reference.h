@@ -59,14 +59,14 @@ std::vector<T> generated(std::size_t n, Make make) {
     return out;
 }
 
-// The first index where got and expected differ (both of n items), or n: each piece's first
-// difference, the least of them kept.
-template <class T>
-std::size_t first_unequal(const T *got, const T *expected, std::size_t n) {
+// The first index i < n where fails(i), or n: each piece's first, the least of them kept (a piece
+// stops once another has found one before it).
+template <class Fails>
+std::size_t first_failing(std::size_t n, Fails fails) {
     std::atomic<std::size_t> first{n};
     parallel_for(n, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end && i < first.load(std::memory_order_relaxed); ++i)
-            if (!(got[i] == expected[i])) {
+            if (fails(i)) {
                 std::size_t seen = first.load();
                 while (i < seen && !first.compare_exchange_weak(seen, i)) {
                 }
@@ -74,6 +74,12 @@ std::size_t first_unequal(const T *got, const T *expected, std::size_t n) {
             }
     });
     return first.load();
+}
+
+// The first index where got and expected differ (both of n items), or n.
+template <class T>
+std::size_t first_unequal(const T *got, const T *expected, std::size_t n) {
+    return first_failing(n, [&](std::size_t i) { return !(got[i] == expected[i]); });
 }
 
 // Bytes of host memory a reference holds, for the cache's budget: a vector's items, or a struct's

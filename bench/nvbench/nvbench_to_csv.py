@@ -27,7 +27,10 @@ writes the CSV to OUT.csv (stdout when no --out). Our benchmarks' conventions (b
     bench/nvbench/spmv.cu writes 2 per nonzero, as sc_bench counts them) over the median time, blank
     without it; a state with an int64 summary sc/levels (bench/nvbench/bfs.cu: the search's depth) has
     a second row, sc_bench's <operation>_per_level: n the levels, the time per level, no rates; a
-    CPU-only state's device is none (NVBench gives it none: what its JSON says there is left unread);
+    state with an int64 summary sc/calls_per_run (spmv.cu's graph rows: a replayed graph of 10 calls a
+    run) has median_ms per call, its rates and gflops as they are (its bytes, items and sc/flops count
+    the whole run); a CPU-only state's device is none (NVBench gives it none: what its JSON says there
+    is left unread);
   - ok is the summary sc/check/ok that bench/nvbench/check.cuh records (1: every output item of the
     state checked and right); a state without it is not trusted: ok 0, with a warning;
   - anchor, ratio_to_anchor and fastest_library are anchors.py's (the fastest library at the point);
@@ -86,6 +89,7 @@ IMPLEMENTATION = 'sc/implementation'  # the kernel the state ran, where its benc
 COUNT = 'sc/n'  # n, where it cannot be an axis
 FLOPS = 'sc/flops'  # the floating-point operations of one run
 LEVELS = 'sc/levels'  # the levels of one search (bfs), whose time per level is a row of its own
+CALLS = 'sc/calls_per_run'  # the calls one timed run makes (a replayed graph of several), the row's time per call
 # NVBench's defaults where neither the state nor the run's command line sets them: stdrel's
 # max-noise (0.5%) and benchmark_base.cuh's throttle threshold (75% of the default SM clock).
 DEFAULT_MAX_NOISE = 0.005
@@ -313,8 +317,14 @@ def rows_of(doc, tally):
                 items = None if items is None else items * mean / seconds
             flops = number(summary(state, FLOPS))
             gflops = None if flops is None or seconds <= 0 else flops / seconds / 1e9
+            calls = number(summary(state, CALLS))
+            calls = 1 if calls is None else calls
+            if calls < 1 or calls != int(calls):
+                tally['unconverted'] += 1
+                warn(f'{where}: left out: {CALLS} ({calls:g}) is not a whole number of calls')
+                continue
             rows.append(dict(operation=operation, implementation=implementation, n=n, param=param,
-                             ms=seconds * 1e3, gbps=None if bandwidth is None else bandwidth / 1e9,
+                             ms=seconds * 1e3 / calls, gbps=None if bandwidth is None else bandwidth / 1e9,
                              items_per_s=items, gflops=gflops,
                              block_size=block, ok=check_of(state, where), cpu_only=is_cpu_only(state),
                              anchor=anchors.is_library(implementation), device=state.get('device')))

@@ -1,22 +1,27 @@
-// The segmented part on NVBench (issue #48), on sc_bench's inputs (bench/segmented_inputs.cuh): n = 2^26 int
-// values in [0, 16) (fill_values) in each of sc_bench's four segmentations (axis param: geometric lengths of
-// mean 4, 64 and 4096, empty segments among them, and power-law lengths; make_segmentations). Timed: the
-// exclusive segmented sum (segmented_scan), ours by head flags (flags) and by CSR offsets (offsets), against
-// CUB's DeviceScan::ExclusiveSumByKey (cub) and Thrust's exclusive_scan_by_key (thrust) on segment ids as
-// keys; and the per-segment sums (segmented_reduce), ours on Auto's engine (ours) and on each engine
-// (merge_path, item_tiles), against CUB's DeviceSegmentedReduce::Sum (cub) and, on segment ids as keys, CUB's
-// DeviceReduce::ReduceByKey (cub_reduce_by_key) and Thrust's reduce_by_key (thrust_reduce_by_key), which
-// write the non-empty segments only. The libraries are called as sc_bench calls them: int item counts, an
-// int64 segment count, Thrust's temporary storage from an Arena. Thrust's reduce_by_key returns its count
-// to the host, waiting for it, so its states run under exec_tag::sync (no blocking kernel, no batch).
-// sc_bench's float rows (segmented_scan_float, segmented_reduce_float) are not here.
+// The segmented part on NVBench (issue #48), on sc_bench's inputs (bench/segmented_inputs.cuh): n = 2^26 values in
+// each of sc_bench's four segmentations (axis param: geometric lengths of mean 4, 64 and 4096, empty segments among
+// them, and power-law lengths; make_segmentations), int values in [0, 16) (fill_values) and, for the operations
+// named _float, float values in [-1, 1) (fill_float_values, multiples of 2^-23: segmented_inputs.cuh).
+// Timed: the exclusive segmented sum (segmented_scan, segmented_scan_float), ours by head flags (flags) and by CSR
+// offsets (offsets), against CUB's DeviceScan::ExclusiveSumByKey (cub) and, on ints only, Thrust's
+// exclusive_scan_by_key (thrust) on segment ids as keys; and the per-segment sums (segmented_reduce,
+// segmented_reduce_float), ours on Auto's engine (ours) and on each engine (merge_path, item_tiles), against CUB's
+// DeviceSegmentedReduce::Sum (cub) and, on segment ids as keys, CUB's DeviceReduce::ReduceByKey
+// (cub_reduce_by_key) and, on ints only, Thrust's reduce_by_key (thrust_reduce_by_key), which write the non-empty
+// segments only. The float rows put a price on the fixed-order look-back that our scans and reductions take for
+// floating-point values (the same bits on every run), beside the int rows' decoupled one; sc_bench times them
+// against CUB alone. The libraries are called as sc_bench calls them: int item counts, an int64 segment count,
+// Thrust's temporary storage from an Arena. Thrust's reduce_by_key returns its count to the host, waiting for it,
+// so its states run under exec_tag::sync (no blocking kernel, no batch).
 //
 // Bytes as sc_bench counts them: the values read and the results written (4n + 4n for a scan, 4n + 4 per
-// segment for every reduction), not the segment description, whose form differs between implementations.
-// Every output, and the temporary storage, is poisoned before the timed runs; what the last one wrote is
-// checked in full against the CPU's sums on the same inputs: the scans' n items; the reductions' one sum
-// per segment (0 for an empty one); the reductions by key's count of runs, their keys (the ids of the
-// non-empty segments, in order) and their sums.
+// segment for every reduction; float is 4 bytes too), not the segment description, whose form differs between
+// implementations. Every output, and the temporary storage, is poisoned before the timed runs; what the last one
+// wrote is checked in full against the CPU's sums on the same inputs: the scans' n items; the reductions' one sum
+// per segment (0 for an empty one); the reductions by key's count of runs, their keys (the ids of the non-empty
+// segments, in order) and their sums. Int sums must be equal; float sums pass by sc_bench's rule (within
+// kFloatTolerance of the reference's largest magnitude, at least 1; no NaN) against the exact sums, which the CPU
+// gets in double whatever its order, and no float may be left as the poison (float_difference says why).
 #include "arena.h"
 #include "check.cuh"
 #include "segmented_inputs.cuh"
@@ -36,11 +41,15 @@
 #include <thrust/scan.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -50,6 +59,7 @@ namespace {
 namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 using SC::SegmentedReduceAlgorithm;
+using segmented_inputs::kFloatTolerance;
 using segmented_inputs::Segmentation;
 
 const std::vector<nvbench::int64_t> kSegmentedLog2 = {segmented_inputs::kLog2};
@@ -57,6 +67,41 @@ const std::vector<nvbench::int64_t> kSegmentedLog2 = {segmented_inputs::kLog2};
 const std::vector<std::string> kSegmentationNames = {"mean 4", "mean 64", "mean 4096", "power-law"};
 // Thrust's storage beyond that of the CUB call it makes (sc_bench's allowance).
 constexpr std::size_t kThrustExtraBytes = std::size_t{1} << 20;
+
+// The values' type: int (the segmented_scan and segmented_reduce rows) or float (their _float rows).
+template <class V>
+constexpr bool kIsFloat = std::is_same_v<V, float>;
+
+// What the CPU sums V's in: int for the ints (in [0, 16): no sum of 2^26 of them overflows); double for the
+// floats, where every sum is exact (multiples of 2^-23 of magnitude below 2^26: 49 bits), so the reference is
+// the same in any order of association, the true sums.
+template <class V>
+using HostSum = std::conditional_t<kIsFloat<V>, double, int>;
+
+template <class V>
+const char *value_name() {
+    return kIsFloat<V> ? "float" : "int";
+}
+
+// Value i as the fill kernels compute it: the float expression is exact, so the host's rounding is the device's.
+template <class V>
+V value_at(std::size_t i) {
+    if constexpr (kIsFloat<V>)
+        return segmented_inputs::float_value(i);
+    else
+        return static_cast<int>(index_hash(i, segmented_inputs::kValueSeed) & 15u);
+}
+
+template <class V>
+void fill_values_on(V *values, std::size_t n, cudaStream_t stream) {
+    if constexpr (kIsFloat<V>) {
+        segmented_inputs::fill_float_values<<<fill_blocks(n), kFillThreads, 0, stream>>>(values, n);
+        SC_CHECK_LAUNCH(fill_float_values);
+    } else {
+        segmented_inputs::fill_values<<<fill_blocks(n), kFillThreads, 0, stream>>>(values, n);
+        SC_CHECK_LAUNCH(fill_values);
+    }
+}
 
 // The four segmentations of n elements. make_segmentations draws all four from one generator, in
 // order, so they are made together, once per n (about a second on the host at 2^26) and kept.
@@ -82,30 +127,32 @@ NamedSegmentation segmentation_named(std::size_t n, const std::string &name) {
     return {made, nullptr};
 }
 
-// The values as the CPU computes them, once per n.
-std::shared_ptr<const std::vector<int>> host_values_of(std::size_t n) {
-    return cached_reference<std::vector<int>>("segmented values n=" + std::to_string(n), [n] {
-        return generated<int>(n, [](std::size_t i) {
-            return static_cast<int>(index_hash(i, segmented_inputs::kValueSeed) & 15u);
-        });
-    });
+// The values as the CPU computes them, once per n and type.
+template <class V>
+std::shared_ptr<const std::vector<V>> host_values_of(std::size_t n) {
+    return cached_reference<std::vector<V>>(
+        std::string("segmented values ") + value_name<V>() + " n=" + std::to_string(n),
+        [n] { return generated<V>(n, value_at<V>); });
 }
 
 // A state's inputs: the values on the device and, as the CPU computes them, on the host; the segmentation
 // in every form the implementations take (segment ids as keys, uint8 head flags, CSR offsets) on the device.
+template <class V>
 struct SegmentedInputs {
-    std::string point;  // n and the segmentation's name: the key of this point's references
+    std::string point;  // n, the segmentation's name and the values' type: the key of this point's references
     std::size_t n, segments;
     NamedSegmentation segmentation;
-    std::shared_ptr<const std::vector<int>> host_values;
-    DeviceBuffer<int> values, keys, offsets;
+    std::shared_ptr<const std::vector<V>> host_values;
+    DeviceBuffer<V> values;
+    DeviceBuffer<int> keys, offsets;
     DeviceBuffer<std::uint8_t> flags;
     const std::vector<int> &host_offsets() const { return segmentation.segmentation->offsets; }
 };
 
 // The keys and flags are made on the host by pieces of the segments, each piece writing its own
 // segments' elements.
-SegmentedInputs make_inputs(NamedSegmentation segmentation, std::size_t n, cudaStream_t stream) {
+template <class V>
+SegmentedInputs<V> make_inputs(NamedSegmentation segmentation, std::size_t n, cudaStream_t stream) {
     const std::vector<int> &offsets = segmentation.segmentation->offsets;
     const std::size_t segments = offsets.size() - 1;
     std::vector<int> keys(n);
@@ -116,41 +163,43 @@ SegmentedInputs make_inputs(NamedSegmentation segmentation, std::size_t n, cudaS
             if (offsets[s] < offsets[s + 1]) flags[offsets[s]] = 1;
         }
     });
-    const std::string point = "n=" + std::to_string(n) + " " + segmentation.segmentation->name;
-    SegmentedInputs in{point,
-                       n,
-                       segments,
-                       std::move(segmentation),
-                       host_values_of(n),
-                       DeviceBuffer<int>(n),
-                       DeviceBuffer<int>::from_host(keys.data(), n),
-                       DeviceBuffer<int>::from_host(offsets.data(), offsets.size()),
-                       DeviceBuffer<std::uint8_t>::from_host(flags.data(), n)};
-    segmented_inputs::fill_values<<<fill_blocks(n), kFillThreads, 0, stream>>>(in.values.get(), n);
-    SC_CHECK_LAUNCH(fill_values);
+    const std::string point =
+        "n=" + std::to_string(n) + " " + segmentation.segmentation->name + " " + value_name<V>();
+    SegmentedInputs<V> in{point,
+                          n,
+                          segments,
+                          std::move(segmentation),
+                          host_values_of<V>(n),
+                          DeviceBuffer<V>(n),
+                          DeviceBuffer<int>::from_host(keys.data(), n),
+                          DeviceBuffer<int>::from_host(offsets.data(), offsets.size()),
+                          DeviceBuffer<std::uint8_t>::from_host(flags.data(), n)};
+    fill_values_on(in.values.get(), n, stream);
     return in;
 }
 
 // The state's inputs; none (the state skipped) where its param names no segmentation.
-std::optional<SegmentedInputs> state_inputs(nvbench::state &state) {
+template <class V>
+std::optional<SegmentedInputs<V>> state_inputs(nvbench::state &state) {
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
     NamedSegmentation segmentation = segmentation_named(n, state.get_string("param"));
     if (segmentation.segmentation == nullptr) {
         state.skip("no segmentation named " + state.get_string("param"));
         return std::nullopt;
     }
-    return make_inputs(std::move(segmentation), n, state.get_cuda_stream());
+    return make_inputs<V>(std::move(segmentation), n, state.get_cuda_stream());
 }
 
-// Each element's sum of the values before it in its segment (values in [0, 16): no sum of 2^26
-// overflows), by pieces of the segments; once per point.
-std::shared_ptr<const std::vector<int>> exclusive_segment_sums(const SegmentedInputs &in) {
-    return cached_reference<std::vector<int>>("exclusive segment sums " + in.point, [&in] {
-        const std::vector<int> &offsets = in.host_offsets(), &values = *in.host_values;
-        std::vector<int> out(in.n);
+// Each element's sum of the values before it in its segment, by pieces of the segments; once per point.
+template <class V>
+std::shared_ptr<const std::vector<HostSum<V>>> exclusive_segment_sums(const SegmentedInputs<V> &in) {
+    return cached_reference<std::vector<HostSum<V>>>("exclusive segment sums " + in.point, [&in] {
+        const std::vector<int> &offsets = in.host_offsets();
+        const std::vector<V> &values = *in.host_values;
+        std::vector<HostSum<V>> out(in.n);
         parallel_for(in.segments, [&](std::size_t begin, std::size_t end) {
             for (std::size_t s = begin; s < end; ++s) {
-                int sum = 0;
+                HostSum<V> sum = 0;
                 for (int i = offsets[s]; i < offsets[s + 1]; ++i) {
                     out[i] = sum;
                     sum += values[i];
@@ -162,10 +211,12 @@ std::shared_ptr<const std::vector<int>> exclusive_segment_sums(const SegmentedIn
 }
 
 // Each segment's sum, 0 for an empty one; once per point.
-std::shared_ptr<const std::vector<int>> segment_sums(const SegmentedInputs &in) {
-    return cached_reference<std::vector<int>>("segment sums " + in.point, [&in] {
-        const std::vector<int> &offsets = in.host_offsets(), &values = *in.host_values;
-        std::vector<int> sums(in.segments, 0);
+template <class V>
+std::shared_ptr<const std::vector<HostSum<V>>> segment_sums(const SegmentedInputs<V> &in) {
+    return cached_reference<std::vector<HostSum<V>>>("segment sums " + in.point, [&in] {
+        const std::vector<int> &offsets = in.host_offsets();
+        const std::vector<V> &values = *in.host_values;
+        std::vector<HostSum<V>> sums(in.segments, 0);
         parallel_for(in.segments, [&](std::size_t begin, std::size_t end) {
             for (std::size_t s = begin; s < end; ++s)
                 for (int i = offsets[s]; i < offsets[s + 1]; ++i) sums[s] += values[i];
@@ -174,103 +225,166 @@ std::shared_ptr<const std::vector<int>> segment_sums(const SegmentedInputs &in) 
     });
 }
 
+// The largest |expected[i]|, over every piece at once.
+double largest_magnitude(const std::vector<double> &expected) {
+    const auto pieces = pieces_of(expected.size());
+    std::vector<double> largest(pieces.size(), 0.0);
+    for_each_piece(pieces, [&](std::size_t piece, std::size_t begin, std::size_t end) {
+        double found = 0.0;
+        for (std::size_t i = begin; i < end; ++i) found = std::max(found, std::fabs(expected[i]));
+        largest[piece] = found;
+    });
+    return *std::max_element(largest.begin(), largest.end());
+}
+
+std::string shown(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", value);
+    return text;
+}
+
+// "" when a float output passes, else its first item that fails. sc_bench's rule (bench/cases/segmented.cu's
+// matches): every |got - expected| within kFloatTolerance of max(1, the largest |expected|), NaN failing.
+// Beyond sc_bench's, an item whose bits are the poison's fails, unwritten: the poison, about -2.9e-16, is within
+// that tolerance of a 0, and no sum of these values can be it (every one is 0 or at least 2^-23 in magnitude).
+std::string float_difference(const std::vector<float> &got, const std::vector<double> &expected,
+                             const std::string &item) {
+    if (got.size() != expected.size())
+        return std::to_string(got.size()) + " " + item + "s, expected " + std::to_string(expected.size());
+    const double largest = largest_magnitude(expected);
+    const double tolerance = kFloatTolerance * std::max(1.0, largest);
+    const float poison = poison_value<float>();
+    const auto unwritten = [&](std::size_t k) { return std::memcmp(&got[k], &poison, sizeof poison) == 0; };
+    const auto fails = [&](std::size_t k) {
+        return unwritten(k) || !(std::fabs(static_cast<double>(got[k]) - expected[k]) <= tolerance);
+    };
+    const std::size_t i = first_failing(got.size(), fails);
+    if (i == got.size()) return "";
+    const std::string where = item + " " + std::to_string(i) + " of " + std::to_string(got.size());
+    if (unwritten(i)) return where + " unwritten (the poison)";
+    return where + " is " + shown(got[i]) + ", expected " + shown(expected[i]) + ", beyond " + shown(tolerance) +
+           " (" + shown(kFloatTolerance) + " of max(1, max |expected| " + shown(largest) + "))";
+}
+
+// "" when an output of V's passes for the CPU's sums, else what is wrong: ints equal, floats by float_difference.
+template <class V>
+std::string sum_difference(const std::vector<V> &got, const std::vector<HostSum<V>> &expected,
+                           const std::string &item) {
+    if constexpr (kIsFloat<V>)
+        return float_difference(got, expected, item);
+    else
+        return first_difference(got, expected, item);
+}
+
 // One segmented scan: scan(inputs, out, temp, temp_bytes, stream) writes the values' exclusive segmented
 // sums to out; temp_bytes(n, segments) is its storage.
-template <class TempBytes, class Scan>
+template <class V, class TempBytes, class Scan>
 void time_scan(nvbench::state &state, TempBytes temp_bytes, Scan scan) {
-    const std::optional<SegmentedInputs> in = state_inputs(state);
+    const std::optional<SegmentedInputs<V>> in = state_inputs<V>(state);
     if (!in) return;
-    DeviceBuffer<int> out(in->n);
+    DeviceBuffer<V> out(in->n);
     DeviceBuffer<char> temp(temp_bytes(in->n, in->segments));
     out.fill_bytes(kPoisonByte);
     temp.fill_bytes(kPoisonByte);
     state.add_element_count(in->n);
-    state.add_global_memory_reads<int>(in->n);
-    state.add_global_memory_writes<int>(in->n);
+    state.add_global_memory_reads<V>(in->n);
+    state.add_global_memory_writes<V>(in->n);
     state.exec([&](nvbench::launch &launch) {
         scan(*in, out.get(), temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
     });
     const std::string difference =
-        first_difference(read_back(out.get(), in->n, state.get_cuda_stream()), *exclusive_segment_sums(*in), "scan");
+        sum_difference(read_back(out.get(), in->n, state.get_cuda_stream()), *exclusive_segment_sums(*in), "scan");
     record_difference(state, difference);
 }
 
 // cub::DeviceScan::ExclusiveSumByKey's storage, as sc_bench calls it: int item count, equal_to on the keys.
+template <class V>
 std::size_t cub_scan_bytes(std::size_t n) {
     std::size_t bytes = 0;
     SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(nullptr, bytes, static_cast<const int *>(nullptr),
-                                                     static_cast<const int *>(nullptr), static_cast<int *>(nullptr),
+                                                     static_cast<const V *>(nullptr), static_cast<V *>(nullptr),
                                                      static_cast<int>(n), ::cuda::std::equal_to<>{}));
     return bytes;
 }
 
-void segmented_scan_cub(nvbench::state &state) {
-    time_scan(state, [](std::size_t n, std::size_t) { return cub_scan_bytes(n); },
-              [](const SegmentedInputs &in, int *out, void *temp, std::size_t bytes, cudaStream_t stream) {
-                  SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(temp, bytes, in.keys.get(), in.values.get(), out,
-                                                                   static_cast<int>(in.n), ::cuda::std::equal_to<>{},
-                                                                   stream));
-              });
+template <class V>
+void scan_cub(nvbench::state &state) {
+    time_scan<V>(state, [](std::size_t n, std::size_t) { return cub_scan_bytes<V>(n); },
+                 [](const SegmentedInputs<V> &in, V *out, void *temp, std::size_t bytes, cudaStream_t stream) {
+                     SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(temp, bytes, in.keys.get(), in.values.get(),
+                                                                      out, static_cast<int>(in.n),
+                                                                      ::cuda::std::equal_to<>{}, stream));
+                 });
 }
+
+template <class V>
+void scan_flags(nvbench::state &state) {
+    time_scan<V>(state, [](std::size_t n, std::size_t) { return SC::segmented_scan_temp_bytes<V>(n); },
+                 [](const SegmentedInputs<V> &in, V *out, void *temp, std::size_t bytes, cudaStream_t stream) {
+                     SC::segmented_exclusive_scan(in.values.get(), in.flags.get(), out, in.n, SC::Sum{}, V(0), temp,
+                                                  bytes, stream);
+                 });
+}
+
+template <class V>
+void scan_offsets(nvbench::state &state) {
+    time_scan<V>(state, [](std::size_t n, std::size_t) { return SC::segmented_scan_temp_bytes<V>(n); },
+                 [](const SegmentedInputs<V> &in, V *out, void *temp, std::size_t bytes, cudaStream_t stream) {
+                     SC::segmented_exclusive_scan_by_offsets(in.values.get(), in.n, in.offsets.get(), in.segments,
+                                                             out, SC::Sum{}, V(0), temp, bytes, stream);
+                 });
+}
+
+void segmented_scan_cub(nvbench::state &state) { scan_cub<int>(state); }
+void segmented_scan_flags(nvbench::state &state) { scan_flags<int>(state); }
+void segmented_scan_offsets(nvbench::state &state) { scan_offsets<int>(state); }
+void segmented_scan_float_cub(nvbench::state &state) { scan_cub<float>(state); }
+void segmented_scan_float_flags(nvbench::state &state) { scan_flags<float>(state); }
+void segmented_scan_float_offsets(nvbench::state &state) { scan_offsets<float>(state); }
 
 // Thrust's scan by key is CUB's, plus allocations of its own: from the arena, so that no timed run allocates.
 void segmented_scan_thrust(nvbench::state &state) {
-    time_scan(state, [](std::size_t n, std::size_t) { return 2 * cub_scan_bytes(n) + kThrustExtraBytes; },
-              [](const SegmentedInputs &in, int *out, void *temp, std::size_t bytes, cudaStream_t stream) {
-                  Arena arena(temp, bytes);
-                  thrust::exclusive_scan_by_key(thrust::cuda::par_nosync(arena).on(stream), in.keys.get(),
-                                                in.keys.get() + in.n, in.values.get(), out);
-              });
-}
-
-void segmented_scan_flags(nvbench::state &state) {
-    time_scan(state, [](std::size_t n, std::size_t) { return SC::segmented_scan_temp_bytes<int>(n); },
-              [](const SegmentedInputs &in, int *out, void *temp, std::size_t bytes, cudaStream_t stream) {
-                  SC::segmented_exclusive_scan(in.values.get(), in.flags.get(), out, in.n, SC::Sum{}, 0, temp, bytes,
-                                               stream);
-              });
-}
-
-void segmented_scan_offsets(nvbench::state &state) {
-    time_scan(state, [](std::size_t n, std::size_t) { return SC::segmented_scan_temp_bytes<int>(n); },
-              [](const SegmentedInputs &in, int *out, void *temp, std::size_t bytes, cudaStream_t stream) {
-                  SC::segmented_exclusive_scan_by_offsets(in.values.get(), in.n, in.offsets.get(), in.segments, out,
-                                                          SC::Sum{}, 0, temp, bytes, stream);
-              });
+    time_scan<int>(state, [](std::size_t n, std::size_t) { return 2 * cub_scan_bytes<int>(n) + kThrustExtraBytes; },
+                   [](const SegmentedInputs<int> &in, int *out, void *temp, std::size_t bytes, cudaStream_t stream) {
+                       Arena arena(temp, bytes);
+                       thrust::exclusive_scan_by_key(thrust::cuda::par_nosync(arena).on(stream), in.keys.get(),
+                                                     in.keys.get() + in.n, in.values.get(), out);
+                   });
 }
 
 // One reduction with a result per segment: reduce(inputs, sums, temp, temp_bytes, stream).
-template <class TempBytes, class Reduce>
+template <class V, class TempBytes, class Reduce>
 void time_reduce(nvbench::state &state, TempBytes temp_bytes, Reduce reduce) {
-    const std::optional<SegmentedInputs> in = state_inputs(state);
+    const std::optional<SegmentedInputs<V>> in = state_inputs<V>(state);
     if (!in) return;
-    DeviceBuffer<int> sums(in->segments);
+    DeviceBuffer<V> sums(in->segments);
     DeviceBuffer<char> temp(temp_bytes(in->n, in->segments));
     sums.fill_bytes(kPoisonByte);
     temp.fill_bytes(kPoisonByte);
     state.add_element_count(in->n);
-    state.add_global_memory_reads<int>(in->n);
-    state.add_global_memory_writes<int>(in->segments);
+    state.add_global_memory_reads<V>(in->n);
+    state.add_global_memory_writes<V>(in->segments);
     state.exec([&](nvbench::launch &launch) {
         reduce(*in, sums.get(), temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
     });
     const std::string difference =
-        first_difference(read_back(sums.get(), in->segments, state.get_cuda_stream()), *segment_sums(*in), "sum");
+        sum_difference(read_back(sums.get(), in->segments, state.get_cuda_stream()), *segment_sums(*in), "sum");
     record_difference(state, difference);
 }
 
-void segmented_reduce_cub(nvbench::state &state) {
-    time_reduce(
+template <class V>
+void reduce_cub(nvbench::state &state) {
+    time_reduce<V>(
         state,
         [](std::size_t, std::size_t segments) {
             std::size_t bytes = 0;
             const int *no_offsets = nullptr;
-            SC_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, bytes, static_cast<const int *>(nullptr),
-                                                          static_cast<int *>(nullptr),
+            SC_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(nullptr, bytes, static_cast<const V *>(nullptr),
+                                                          static_cast<V *>(nullptr),
                                                           static_cast<std::int64_t>(segments), no_offsets, no_offsets));
             return bytes;
         },
-        [](const SegmentedInputs &in, int *sums, void *temp, std::size_t bytes, cudaStream_t stream) {
+        [](const SegmentedInputs<V> &in, V *sums, void *temp, std::size_t bytes, cudaStream_t stream) {
             SC_CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(temp, bytes, in.values.get(), sums,
                                                           static_cast<std::int64_t>(in.segments), in.offsets.get(),
                                                           in.offsets.get() + 1, stream));
@@ -278,47 +392,61 @@ void segmented_reduce_cub(nvbench::state &state) {
 }
 
 // Ours on `algorithm`'s engine (Auto: the one it picks for n and the segment count).
+template <class V>
 void time_ours(nvbench::state &state, SegmentedReduceAlgorithm algorithm) {
-    time_reduce(
-        state, [](std::size_t n, std::size_t segments) { return SC::segmented_reduce_temp_bytes<int>(n, segments); },
-        [algorithm](const SegmentedInputs &in, int *sums, void *temp, std::size_t bytes, cudaStream_t stream) {
-            SC::segmented_reduce(in.values.get(), in.n, in.offsets.get(), in.segments, sums, SC::Sum{}, 0, temp, bytes,
-                                 stream, algorithm);
+    time_reduce<V>(
+        state, [](std::size_t n, std::size_t segments) { return SC::segmented_reduce_temp_bytes<V>(n, segments); },
+        [algorithm](const SegmentedInputs<V> &in, V *sums, void *temp, std::size_t bytes, cudaStream_t stream) {
+            SC::segmented_reduce(in.values.get(), in.n, in.offsets.get(), in.segments, sums, SC::Sum{}, V(0), temp,
+                                 bytes, stream, algorithm);
         });
 }
 
-void segmented_reduce_ours(nvbench::state &state) { time_ours(state, SegmentedReduceAlgorithm::Auto); }
-void segmented_reduce_merge_path(nvbench::state &state) { time_ours(state, SegmentedReduceAlgorithm::MergePath); }
-void segmented_reduce_item_tiles(nvbench::state &state) { time_ours(state, SegmentedReduceAlgorithm::ItemTiles); }
+void segmented_reduce_cub(nvbench::state &state) { reduce_cub<int>(state); }
+void segmented_reduce_ours(nvbench::state &state) { time_ours<int>(state, SegmentedReduceAlgorithm::Auto); }
+void segmented_reduce_merge_path(nvbench::state &state) { time_ours<int>(state, SegmentedReduceAlgorithm::MergePath); }
+void segmented_reduce_item_tiles(nvbench::state &state) { time_ours<int>(state, SegmentedReduceAlgorithm::ItemTiles); }
+void segmented_reduce_float_cub(nvbench::state &state) { reduce_cub<float>(state); }
+void segmented_reduce_float_ours(nvbench::state &state) { time_ours<float>(state, SegmentedReduceAlgorithm::Auto); }
+void segmented_reduce_float_merge_path(nvbench::state &state) {
+    time_ours<float>(state, SegmentedReduceAlgorithm::MergePath);
+}
+void segmented_reduce_float_item_tiles(nvbench::state &state) {
+    time_ours<float>(state, SegmentedReduceAlgorithm::ItemTiles);
+}
 
 // A reduction by key's outputs: a run's key and sum per non-empty segment, and the count of runs, which
 // CUB writes to device memory (runs) and Thrust returns to the host (host_runs).
+template <class V>
 struct ByKeyOutputs {
-    DeviceBuffer<int> unique_keys, sums, runs;
+    DeviceBuffer<int> unique_keys;
+    DeviceBuffer<V> sums;
+    DeviceBuffer<int> runs;
     int host_runs;
 };
 enum class RunCount { OnDevice, OnHost };
 
 // One reduction by key on the segment ids: reduce(inputs, outputs, temp, temp_bytes, stream), under `tag`.
-template <class ExecTag, class TempBytes, class Reduce>
+template <class V, class ExecTag, class TempBytes, class Reduce>
 void time_reduce_by_key(nvbench::state &state, ExecTag tag, RunCount run_count, TempBytes temp_bytes, Reduce reduce) {
-    const std::optional<SegmentedInputs> in = state_inputs(state);
+    const std::optional<SegmentedInputs<V>> in = state_inputs<V>(state);
     if (!in) return;
     const cudaStream_t stream = state.get_cuda_stream();
-    ByKeyOutputs out{DeviceBuffer<int>(in->n), DeviceBuffer<int>(in->segments), DeviceBuffer<int>(1), -1};
+    ByKeyOutputs<V> out{DeviceBuffer<int>(in->n), DeviceBuffer<V>(in->segments), DeviceBuffer<int>(1), -1};
     DeviceBuffer<char> temp(temp_bytes(in->n));
     out.unique_keys.fill_bytes(kPoisonByte);
     out.sums.fill_bytes(kPoisonByte);
     out.runs.fill_bytes(kPoisonByte);
     temp.fill_bytes(kPoisonByte);
     state.add_element_count(in->n);
-    state.add_global_memory_reads<int>(in->n);
-    state.add_global_memory_writes<int>(in->segments);
+    state.add_global_memory_reads<V>(in->n);
+    state.add_global_memory_writes<V>(in->segments);
     state.exec(tag, [&](nvbench::launch &launch) {
         reduce(*in, out, temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
     });
-    std::vector<int> nonempty, nonempty_sums;
-    const std::vector<int> &sums = *segment_sums(*in);
+    std::vector<int> nonempty;
+    std::vector<HostSum<V>> nonempty_sums;
+    const std::vector<HostSum<V>> &sums = *segment_sums(*in);
     for (std::size_t s = 0; s < in->segments; ++s)
         if (in->host_offsets()[s] < in->host_offsets()[s + 1]) {
             nonempty.push_back(static_cast<int>(s));
@@ -332,43 +460,47 @@ void time_reduce_by_key(nvbench::state &state, ExecTag tag, RunCount run_count, 
     std::string difference =
         first_difference(read_back(out.unique_keys.get(), nonempty.size(), stream), nonempty, "key");
     if (difference.empty())
-        difference = first_difference(read_back(out.sums.get(), nonempty.size(), stream), nonempty_sums, "sum");
+        difference = sum_difference(read_back(out.sums.get(), nonempty.size(), stream), nonempty_sums, "sum");
     record_difference(state, difference);
 }
 
 // cub::DeviceReduce::ReduceByKey's storage, as sc_bench calls it: int item count, cuda::std::plus.
+template <class V>
 std::size_t cub_reduce_by_key_bytes(std::size_t n) {
     std::size_t bytes = 0;
     SC_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(nullptr, bytes, static_cast<const int *>(nullptr),
-                                                 static_cast<int *>(nullptr), static_cast<const int *>(nullptr),
-                                                 static_cast<int *>(nullptr), static_cast<int *>(nullptr),
+                                                 static_cast<int *>(nullptr), static_cast<const V *>(nullptr),
+                                                 static_cast<V *>(nullptr), static_cast<int *>(nullptr),
                                                  ::cuda::std::plus<>{}, static_cast<int>(n)));
     return bytes;
 }
 
-void segmented_reduce_cub_reduce_by_key(nvbench::state &state) {
-    time_reduce_by_key(state, nvbench::exec_tag::none, RunCount::OnDevice, cub_reduce_by_key_bytes,
-                       [](const SegmentedInputs &in, ByKeyOutputs &out, void *temp, std::size_t bytes,
-                          cudaStream_t stream) {
-                           SC_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(
-                               temp, bytes, in.keys.get(), out.unique_keys.get(), in.values.get(), out.sums.get(),
-                               out.runs.get(), ::cuda::std::plus<>{}, static_cast<int>(in.n), stream));
-                       });
+template <class V>
+void reduce_cub_reduce_by_key(nvbench::state &state) {
+    time_reduce_by_key<V>(state, nvbench::exec_tag::none, RunCount::OnDevice, cub_reduce_by_key_bytes<V>,
+                          [](const SegmentedInputs<V> &in, ByKeyOutputs<V> &out, void *temp, std::size_t bytes,
+                             cudaStream_t stream) {
+                              SC_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(
+                                  temp, bytes, in.keys.get(), out.unique_keys.get(), in.values.get(), out.sums.get(),
+                                  out.runs.get(), ::cuda::std::plus<>{}, static_cast<int>(in.n), stream));
+                          });
 }
+
+void segmented_reduce_cub_reduce_by_key(nvbench::state &state) { reduce_cub_reduce_by_key<int>(state); }
+void segmented_reduce_float_cub_reduce_by_key(nvbench::state &state) { reduce_cub_reduce_by_key<float>(state); }
 
 // Thrust waits for the count of runs to return it: NVBench must not block the stream (exec_tag::sync).
 void segmented_reduce_thrust_reduce_by_key(nvbench::state &state) {
-    time_reduce_by_key(state, nvbench::exec_tag::sync, RunCount::OnHost,
-                       [](std::size_t n) { return 2 * cub_reduce_by_key_bytes(n) + kThrustExtraBytes; },
-                       [](const SegmentedInputs &in, ByKeyOutputs &out, void *temp, std::size_t bytes,
-                          cudaStream_t stream) {
-                           Arena arena(temp, bytes);
-                           const auto ends = thrust::reduce_by_key(thrust::cuda::par_nosync(arena).on(stream),
-                                                                   in.keys.get(), in.keys.get() + in.n,
-                                                                   in.values.get(), out.unique_keys.get(),
-                                                                   out.sums.get());
-                           out.host_runs = static_cast<int>(ends.first - out.unique_keys.get());
-                       });
+    time_reduce_by_key<int>(state, nvbench::exec_tag::sync, RunCount::OnHost,
+                            [](std::size_t n) { return 2 * cub_reduce_by_key_bytes<int>(n) + kThrustExtraBytes; },
+                            [](const SegmentedInputs<int> &in, ByKeyOutputs<int> &out, void *temp, std::size_t bytes,
+                               cudaStream_t stream) {
+                                Arena arena(temp, bytes);
+                                const auto ends = thrust::reduce_by_key(
+                                    thrust::cuda::par_nosync(arena).on(stream), in.keys.get(), in.keys.get() + in.n,
+                                    in.values.get(), out.unique_keys.get(), out.sums.get());
+                                out.host_runs = static_cast<int>(ends.first - out.unique_keys.get());
+                            });
 }
 
 // Names "<operation>/<implementation>", axes n and param (the segmentation): bench/nvbench/nvbench_to_csv.py.
@@ -410,6 +542,40 @@ NVBENCH_BENCH(segmented_reduce_merge_path)
     .add_string_axis("param", kSegmentationNames);
 NVBENCH_BENCH(segmented_reduce_item_tiles)
     .set_name("segmented_reduce/item_tiles")
+    .add_int64_power_of_two_axis("n", kSegmentedLog2)
+    .add_string_axis("param", kSegmentationNames);
+
+// sc_bench's float rows: its implementations of the int operations but Thrust's, in the same order.
+NVBENCH_BENCH(segmented_scan_float_cub)
+    .set_name("segmented_scan_float/cub")
+    .add_int64_power_of_two_axis("n", kSegmentedLog2)
+    .add_string_axis("param", kSegmentationNames);
+NVBENCH_BENCH(segmented_scan_float_flags)
+    .set_name("segmented_scan_float/flags")
+    .add_int64_power_of_two_axis("n", kSegmentedLog2)
+    .add_string_axis("param", kSegmentationNames);
+NVBENCH_BENCH(segmented_scan_float_offsets)
+    .set_name("segmented_scan_float/offsets")
+    .add_int64_power_of_two_axis("n", kSegmentedLog2)
+    .add_string_axis("param", kSegmentationNames);
+NVBENCH_BENCH(segmented_reduce_float_cub)
+    .set_name("segmented_reduce_float/cub")
+    .add_int64_power_of_two_axis("n", kSegmentedLog2)
+    .add_string_axis("param", kSegmentationNames);
+NVBENCH_BENCH(segmented_reduce_float_cub_reduce_by_key)
+    .set_name("segmented_reduce_float/cub_reduce_by_key")
+    .add_int64_power_of_two_axis("n", kSegmentedLog2)
+    .add_string_axis("param", kSegmentationNames);
+NVBENCH_BENCH(segmented_reduce_float_ours)
+    .set_name("segmented_reduce_float/ours")
+    .add_int64_power_of_two_axis("n", kSegmentedLog2)
+    .add_string_axis("param", kSegmentationNames);
+NVBENCH_BENCH(segmented_reduce_float_merge_path)
+    .set_name("segmented_reduce_float/merge_path")
+    .add_int64_power_of_two_axis("n", kSegmentedLog2)
+    .add_string_axis("param", kSegmentationNames);
+NVBENCH_BENCH(segmented_reduce_float_item_tiles)
+    .set_name("segmented_reduce_float/item_tiles")
     .add_int64_power_of_two_axis("n", kSegmentedLog2)
     .add_string_axis("param", kSegmentationNames);
 

@@ -1,20 +1,26 @@
 // The SpMV part on NVBench (issue #48): y = A x (alpha 1, beta 0) in float (spmv_float) and double
-// (spmv_double), our Auto against cuSPARSE's CSR ALG1 and ALG2 (cusparse_alg1, cusparse_alg2), on sc_bench's
-// matrices: every .mtx file of the matrix directory, in file-name order, then the generated poisson_2d_2048,
-// poisson_3d_160 and power_law_2^22 (made as sc_bench makes them). The float matrix is the double one's
-// values rounded; x is sc_bench's, uniform in [-1, 1) from std::mt19937(2024), made on the host as there.
-// sc_bench's rows of flat, merge_path and vector_csr, and its spmv_<type>_graph rows, are not here.
+// (spmv_double), sc_bench's rows of it: cuSPARSE's CSR ALG1 and ALG2 (cusparse_alg1, cusparse_alg2), the
+// anchors, and ours, flat, merge_path, vector_csr (at the lanes Spmv plans from the mean row length; its row
+// named vector_csr, as sc_bench names it) and Auto; then, for the small matrices, sc_bench's
+// spmv_float_graph and spmv_double_graph rows: the same algorithms, sc_bench's batch of kGraphCalls
+// multiplications captured in one CUDA graph and replayed, the kernels' time without the launches'. On
+// sc_bench's matrices: every .mtx file of the matrix directory, in file-name order, then the generated
+// poisson_2d_2048, poisson_3d_160 and power_law_2^22 (made as sc_bench makes them). The float matrix is the
+// double one's values rounded; x is sc_bench's, uniform in [-1, 1) from std::mt19937(2024), made on the host
+// as there.
 //
-// One benchmark per type and algorithm (spmv_float/auto, spmv_double/cusparse_alg1, ...: names that
-// NVBench's --benchmark can pick), its axis param the matrices' names. Rows as sc_bench writes them: n is
-// the matrix's nonzeros, param its name, and Auto's implementation is named for what Auto chose for the
-// matrix ("auto:vector_csr/8", "auto:merge_path"). Neither can be an axis (a state's axes are a product
-// of the benchmark's, and the nonzeros are the matrix's), so each state says them in summaries that
-// nvbench_to_csv.py reads: sc/n, and sc/implementation; and sc/flops, sc_bench's 2 per nonzero, which
-// NVBench has no counter of. NVBench fixes the axes when a benchmark is
-// registered, before main: so the matrices are read and generated when the program starts (a few
-// seconds; kept for the states: about 1.3 GB of host memory), and the benchmarks are registered in a
-// loop rather than by NVBENCH_BENCH.
+// One benchmark per operation and algorithm (spmv_float/auto, spmv_double/cusparse_alg1,
+// spmv_float_graph/merge_path, ...: names that NVBench's --benchmark can pick), in sc_bench's order: float's
+// algorithms, float's graphs, then double's; its axis param the matrices' names, a graph benchmark's only
+// those sc_bench gives graph rows (has_graph_rows: under kRotateBelowBytes of data in that type, so the
+// float and double lists can differ). Rows as sc_bench writes them: n is the matrix's nonzeros, param its
+// name, and Auto's implementation is named for what Auto chose for the matrix ("auto:vector_csr/8",
+// "auto:merge_path"). Neither can be an axis (a state's axes are a product of the benchmark's, and the
+// nonzeros are the matrix's), so each state says them in summaries that nvbench_to_csv.py reads: sc/n, and
+// sc/implementation; and sc/flops, sc_bench's 2 per nonzero, which NVBench has no counter of. NVBench fixes
+// the axes when a benchmark is registered, before main: so the matrices are read and generated when the
+// program starts (a few seconds; kept for the states: about 1.3 GB of host memory), and the benchmarks are
+// registered in a loop rather than by NVBENCH_BENCH.
 //
 // The matrix directory: $SC_MATRIX_DIR, else .data/matrices of the working directory (the repository's
 // when run from its root, as tools/gpu_check.sh runs sc_nvbench, and sc_bench's third choice; the tests'
@@ -23,15 +29,23 @@
 // line on stderr, as sc_bench leaves it out.
 //
 // Bytes as sc_bench counts them, what an ideal CSR SpMV moves, each array once: the values, column
-// indices, row offsets and x read, y written.
-// Timing: one multiplication per NVBench run, whose cold runs flush the L2 before each. sc_bench keeps the
-// matrix in L2 from one run to the next, as a solver multiplying by it again and again would, and times
-// the smaller matrices (under 256 MB of data) 10 calls at a time, launches included: for a matrix that
-// fits in L2 these times are the cold L2's, without launch gaps (NVBench's blocking kernel), so not
-// sc_bench's (NVBench's batch runs, back to back without a flush, are nearer to them, in the JSON but not
-// in the CSV). As in sc_bench, what is made once per matrix is made
-// before the timed runs: the Spmv (the merge path's tile corners, the cuSPARSE handle) and one call,
-// which makes cuSPARSE's buffer and ALG2's analysis.
+// indices, row offsets and x read, y written. Bytes, items and sc/flops are those of one NVBench run: one
+// multiplication's, or in a graph state kGraphCalls times them.
+// Timing: one multiplication per NVBench run (spmv_<type>'s states), whose cold runs flush the L2 before
+// each. sc_bench keeps the matrix in L2 from one run to the next, as a solver multiplying by it again and
+// again would, and times the smaller matrices (under 256 MB of data) 10 calls at a time, launches included:
+// for a matrix that fits in L2 these times are the cold L2's, without launch gaps (NVBench's blocking
+// kernel), so not sc_bench's (NVBench's batch runs, back to back without a flush, are nearer to them, in the
+// JSON but not in the CSV). As in sc_bench, what is made once per matrix is made before the timed runs: the
+// Spmv (the merge path's tile corners, the cuSPARSE handle) and one call, which makes cuSPARSE's buffer and
+// ALG2's analysis.
+// A graph state's NVBench run is one cudaGraphLaunch, on NVBench's stream, of the graph captured before
+// the timed runs (on a stream of its own), whose kGraphCalls multiplications run back to back: the first
+// finds the L2 flushed, the others what the one before left there (sc_bench flushes none: every call finds
+// what the call before left). NVBench times the whole launch and has no divisor of a state's time (only its
+// bytes and items divide it): so its median is of kGraphCalls multiplications, which the state says in its
+// summary sc/calls_per_run, and the CSV's median_ms is that median over sc/calls_per_run (nvbench_to_csv.py
+// divides it). Its rates need no division: the bytes, items and flops are the run's.
 //
 // Check: y and the temporary storage are poisoned before the timed runs; the y of the last is compared in
 // full with the CPU's product of the same matrix and x, each row summed in double: no row may still hold
@@ -39,7 +53,7 @@
 // max |y_cpu|, NaN failing (sc_bench's tolerances, which it applies against cuSPARSE ALG1's y: the CPU's
 // double sums are nearer the exact product than that y, rounded in V). Auto's choice is checked against
 // the plan that plan_spmv makes from the matrix's row lengths. The CPU's product is made once per matrix
-// and type, and kept for the other algorithms' states (host_reference.h).
+// and type, and kept for the other algorithms' states, the graph states' included (host_reference.h).
 #include "check.cuh"
 #include "spmv_inputs.h"
 
@@ -59,6 +73,7 @@
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -85,9 +100,18 @@ constexpr NamedAlgorithm kAlgorithmNames[] = {{SpmvAlgorithm::CusparseCsrAlg1, "
                                               {SpmvAlgorithm::MergePath, "merge_path"},
                                               {SpmvAlgorithm::VectorCsr, "vector_csr"},
                                               {SpmvAlgorithm::Auto, "auto"}};
-// The algorithms timed, the anchors first as in sc_bench.
+// The algorithms timed, in sc_bench's order (its kImpls'): the anchors first.
 constexpr SpmvAlgorithm kTimedAlgorithms[] = {SpmvAlgorithm::CusparseCsrAlg1, SpmvAlgorithm::CusparseCsrAlg2,
-                                              SpmvAlgorithm::Auto};
+                                              SpmvAlgorithm::Flat,            SpmvAlgorithm::MergePath,
+                                              SpmvAlgorithm::VectorCsr,       SpmvAlgorithm::Auto};
+
+// How a state runs its multiplications: one call per NVBench run (spmv_<type>), or sc_bench's batch
+// captured in one CUDA graph, one launch of it per run (spmv_<type>_graph).
+enum class Timing { Direct, Graph };
+
+// The calls of a graph state's graph: sc_bench's kSmallBatch (cases/spmv.cu), the batch its graph rows
+// capture.
+constexpr int kGraphCalls = 10;
 
 std::string name_of(SpmvAlgorithm algorithm) {
     for (const NamedAlgorithm &named : kAlgorithmNames)
@@ -103,6 +127,55 @@ std::string implementation_name(SpmvAlgorithm algorithm, const SpmvPlan &auto_pl
     if (auto_plan.lanes_per_row != 0) name += "/" + std::to_string(auto_plan.lanes_per_row);
     return name;
 }
+
+// sc_bench's bytes of one multiplication in V (the top comment): those read, and those written.
+template <class V>
+std::size_t read_bytes(std::size_t rows, std::size_t cols, std::size_t nnz) {
+    return nnz * (sizeof(V) + sizeof(int)) + (rows + 1) * sizeof(int) + cols * sizeof(V);
+}
+template <class V>
+std::size_t written_bytes(std::size_t rows) {
+    return rows * sizeof(V);
+}
+
+// Whether sc_bench times the matrix in V in batches, and so gives it graph rows: under kRotateBelowBytes
+// (timing.h) of data, as cases/spmv.cu's run_matrix decides.
+template <class V>
+bool has_graph_rows(const CsrMatrix<double> &matrix) {
+    const std::size_t rows = matrix.rows, cols = matrix.cols;
+    return read_bytes<V>(rows, cols, matrix.nnz()) + written_bytes<V>(rows) < kRotateBelowBytes;
+}
+
+// `calls` calls of call(stream) captured on `stream` as sc_bench's median_graph_ms captures them (thread-local
+// mode) and instantiated, given back when it goes. A call that throws ends the capture, so that the stream can
+// be used again.
+class CapturedGraph {
+  public:
+    template <class Call>
+    CapturedGraph(cudaStream_t stream, int calls, Call call) {
+        SC_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+        cudaGraph_t graph = nullptr;
+        try {
+            for (int i = 0; i < calls; ++i) call(stream);
+        } catch (...) {
+            if (cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph != nullptr) cudaGraphDestroy(graph);
+            throw;
+        }
+        SC_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+        const cudaError_t instantiated = cudaGraphInstantiate(&exec_, graph, 0);
+        SC_CUDA_CHECK(cudaGraphDestroy(graph));
+        SC_CUDA_CHECK(instantiated);
+    }
+    ~CapturedGraph() {
+        if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+    }
+    CapturedGraph(const CapturedGraph &) = delete;
+    CapturedGraph &operator=(const CapturedGraph &) = delete;
+    cudaGraphExec_t get() const { return exec_; }
+
+  private:
+    cudaGraphExec_t exec_ = nullptr;
+};
 
 struct Matrix {
     std::string name;
@@ -177,32 +250,47 @@ std::string y_mismatch(const std::vector<V> &got, const std::vector<double> &exp
     return "";
 }
 
-// One state: `algorithm` on `host` (V's values) and sc_bench's x.
+// One state: `algorithm` on `host` (V's values) and sc_bench's x, timed as `timing` says.
 template <class V>
 void time_multiplication(nvbench::state &state, const CsrMatrix<V> &host, SpmvAlgorithm algorithm,
-                         const SpmvPlan &auto_plan) {
+                         const SpmvPlan &auto_plan, Timing timing) {
     const cudaStream_t stream = state.get_cuda_stream();
+    // A graph's capture stream: non-blocking, unlike NVBench's (cudaStreamCreate), whose capture any work on
+    // the legacy default stream would invalidate (cudaErrorStreamCaptureImplicit); made before the Spmv, to
+    // outlive it: a cuSPARSE Spmv's handle keeps the stream of its last call, a captured one.
+    std::optional<Stream> capture;
+    if (timing == Timing::Graph) capture.emplace();
     const SC::DeviceCsr<V> matrix(host);
     const std::vector<V> x_host = spmv_vector<V>(host.cols);
     const DeviceBuffer<V> x = DeviceBuffer<V>::from_host(x_host.data(), x_host.size());
     DeviceBuffer<V> y(host.rows);
     const SC::Spmv<V> multiply(matrix, algorithm, stream);
     DeviceBuffer<char> temp(multiply.temp_bytes());
-    // The first call makes cuSPARSE's buffer (and ALG2's analysis): made once, as in sc_bench, not timed.
-    multiply(V(1), x.get(), V(0), y.get(), temp.get(), temp.bytes(), stream);
+    // beta = 0: y is only written.
+    const auto call = [&](cudaStream_t on) {
+        multiply(V(1), x.get(), V(0), y.get(), temp.get(), temp.bytes(), on);
+    };
+    // The first call makes cuSPARSE's buffer (and ALG2's analysis): made once, as in sc_bench, not timed
+    // (nor captured).
+    call(stream);
     SC_CUDA_CHECK(cudaStreamSynchronize(stream));
     y.fill_bytes(kPoisonByte);
     temp.fill_bytes(kPoisonByte);
 
     const std::size_t nnz = matrix.nnz(), rows = host.rows, cols = host.cols;
-    state.add_element_count(nnz);
-    state.add_global_memory_reads(nnz * (sizeof(V) + sizeof(int)) + (rows + 1) * sizeof(int) + cols * sizeof(V));
-    state.add_global_memory_writes<V>(rows);
-    // beta = 0: y is only written.
-    state.exec([&](nvbench::launch &launch) {
-        multiply(V(1), x.get(), V(0), y.get(), temp.get(), temp.bytes(),
-                 static_cast<cudaStream_t>(launch.get_stream()));
-    });
+    const std::size_t calls = timing == Timing::Graph ? kGraphCalls : 1;  // multiplications per NVBench run
+    state.add_element_count(calls * nnz);
+    state.add_global_memory_reads(calls * read_bytes<V>(rows, cols, nnz));
+    state.add_global_memory_writes(calls * written_bytes<V>(rows));
+    if (timing == Timing::Direct) {
+        state.exec([&](nvbench::launch &launch) { call(static_cast<cudaStream_t>(launch.get_stream())); });
+    } else {
+        const CapturedGraph graph(capture->get(), kGraphCalls, call);
+        // Stream-ordered, as a kernel launch is: NVBench's events around it time the whole graph.
+        state.exec([&](nvbench::launch &launch) {
+            SC_CUDA_CHECK(cudaGraphLaunch(graph.get(), static_cast<cudaStream_t>(launch.get_stream())));
+        });
+    }
 
     std::vector<V> got(rows);
     SC_CUDA_CHECK(cudaMemcpyAsync(got.data(), y.get(), y.bytes(), cudaMemcpyDeviceToHost, stream));
@@ -220,12 +308,19 @@ void time_multiplication(nvbench::state &state, const CsrMatrix<V> &host, SpmvAl
     auto &n_summary = state.add_summary("sc/n");
     n_summary.set_string("name", "Nonzeros");
     n_summary.set_int64("value", static_cast<nvbench::int64_t>(nnz));
-    auto &flops = state.add_summary("sc/flops");  // sc_bench's GFLOP/s: 2 per nonzero
+    auto &flops = state.add_summary("sc/flops");  // sc_bench's GFLOP/s: 2 per nonzero and multiplication
     flops.set_string("name", "Flops");
-    flops.set_int64("value", static_cast<nvbench::int64_t>(2 * nnz));
+    flops.set_int64("value", static_cast<nvbench::int64_t>(2 * nnz * calls));
     auto &implementation = state.add_summary("sc/implementation");
     implementation.set_string("name", "Kernel");
     implementation.set_string("value", implementation_name(algorithm, chosen));
+    if (timing == Timing::Graph) {
+        // NVBench's times are the graph's: the CSV's median_ms is theirs over this (nvbench_to_csv.py).
+        auto &per_run = state.add_summary("sc/calls_per_run");
+        per_run.set_string("name", "Calls");
+        per_run.set_string("description", "multiplications per timed run: the CSV's time is the run's over them");
+        per_run.set_int64("value", static_cast<nvbench::int64_t>(calls));
+    }
 }
 
 // The program's matrices (read and generated once, before main).
@@ -234,10 +329,11 @@ const std::vector<Matrix> &matrices() {
     return loaded;
 }
 
-// A benchmark's kernel generator: its algorithm; the state's matrix is the one its param names.
+// A benchmark's kernel generator: its algorithm and timing; the state's matrix is the one its param names.
 template <class V>
 struct SpmvBenchmark {
     SpmvAlgorithm algorithm;
+    Timing timing;
 
     void operator()(nvbench::state &state, nvbench::type_list<>) const {
         const std::string &name = state.get_string("param");
@@ -247,31 +343,50 @@ struct SpmvBenchmark {
             state.skip("no matrix named " + name);
             return;
         }
+        // Not on the registered axis, but a command line's --axis can name any matrix.
+        if (timing == Timing::Graph && !has_graph_rows<V>(matrix->csr)) {
+            state.skip(name + " has " + std::to_string(kRotateBelowBytes >> 20) +
+                       " MiB of data or more: sc_bench times it one call at a time, in no graph");
+            return;
+        }
         if constexpr (std::is_same_v<V, double>)
-            time_multiplication(state, matrix->csr, algorithm, matrix->auto_plan);
+            time_multiplication(state, matrix->csr, algorithm, matrix->auto_plan, timing);
         else
-            time_multiplication(state, SC::convert_values<V>(matrix->csr), algorithm, matrix->auto_plan);
+            time_multiplication(state, SC::convert_values<V>(matrix->csr), algorithm, matrix->auto_plan, timing);
     }
 };
 
-// Name "<operation>/<algorithm>", axis param (the matrices, in sc_bench's order); n and Auto's kernel in
-// the states' summaries: nvbench_to_csv.py.
+// Name "<operation>/<algorithm>" (operation spmv_<type>, or spmv_<type>_graph), axis param (`names`, in
+// sc_bench's order); n, Auto's kernel and a graph's calls in the states' summaries: nvbench_to_csv.py.
 template <class V>
-void register_spmv(SpmvAlgorithm algorithm, const std::vector<std::string> &names) {
-    const std::string operation = std::is_same_v<V, float> ? "spmv_float" : "spmv_double";
+void register_spmv(SpmvAlgorithm algorithm, Timing timing, const std::vector<std::string> &names) {
+    const std::string operation = std::string(std::is_same_v<V, float> ? "spmv_float" : "spmv_double") +
+                                  (timing == Timing::Graph ? "_graph" : "");
     nvbench::benchmark_manager::get()
-        .add(std::make_unique<nvbench::benchmark<SpmvBenchmark<V>>>(SpmvBenchmark<V>{algorithm}))
+        .add(std::make_unique<nvbench::benchmark<SpmvBenchmark<V>>>(SpmvBenchmark<V>{algorithm, timing}))
         .set_name(operation + "/" + name_of(algorithm))
         .add_string_axis("param", names);
 }
 
-// As sc_bench runs them: float's algorithms, then double's (each over every matrix).
+// One type's benchmarks: every algorithm over every matrix, then every algorithm's graph over the matrices
+// that sc_bench gives graph rows in V (none registered where there is none).
+template <class V>
+void register_type(const std::vector<std::string> &names) {
+    for (const SpmvAlgorithm algorithm : kTimedAlgorithms) register_spmv<V>(algorithm, Timing::Direct, names);
+    std::vector<std::string> small;
+    for (const Matrix &matrix : matrices())
+        if (has_graph_rows<V>(matrix.csr)) small.push_back(matrix.name);
+    if (small.empty()) return;
+    for (const SpmvAlgorithm algorithm : kTimedAlgorithms) register_spmv<V>(algorithm, Timing::Graph, small);
+}
+
+// As sc_bench runs them: float's, then double's.
 bool register_spmv_benchmarks() {
     std::vector<std::string> names;
     for (const Matrix &matrix : matrices()) names.push_back(matrix.name);
     if (names.empty()) return false;  // none could be made: each was named on stderr
-    for (const SpmvAlgorithm algorithm : kTimedAlgorithms) register_spmv<float>(algorithm, names);
-    for (const SpmvAlgorithm algorithm : kTimedAlgorithms) register_spmv<double>(algorithm, names);
+    register_type<float>(names);
+    register_type<double>(names);
     return true;
 }
 

@@ -58,13 +58,16 @@ def read(path):
             lines.append(line)
     rows = []
     optional = lambda text: float(text) if text else None  # noqa: E731
+    # A rate left blank (an NVBench row that counted no bytes or items: nvbench_to_csv.py) reads as
+    # sc_bench writes such a row's, 0.
+    rate = lambda text: float(text) if text else 0.0  # noqa: E731
     for r in csv.DictReader(lines):
         param = r["param"]
         rows.append(dict(
             operation=r["operation"], implementation=r["implementation"], n=int(r["n"]),
             # percent kept or true for compact and partition; a name (distribution, matrix) elsewhere
             param=int(param) if param.isdigit() else (param or None),
-            ms=float(r["median_ms"]), gbps=float(r["gbps"]), items_per_s=float(r["items_per_s"]),
+            ms=float(r["median_ms"]), gbps=rate(r["gbps"]), items_per_s=rate(r["items_per_s"]),
             gflops=optional(r["gflops"]), ratio=optional(r["ratio_to_anchor"]), pct=optional(r["pct_of_copy"]),
             block=int(r["block_size"]), anchor=r["anchor"] == "1", ok=r["ok"] == "1"))
     # The CSV's ratios may predate the last anchors of their point (or another program's rows).

@@ -23,7 +23,9 @@ without an axis n: n is their sc/n, and auto's rows are named by their sc/implem
 each matrix; auto's small_fem state has an sc/flops (2 per nonzero), its row's gflops, the others none;
 and bfs/cpu_1_thread, a CPU-only benchmark (its nv/cpu_only/ times and rate; the header says so; its
 state's device, 7, what NVBench writes of the none it has, left unread: still one GPU), and bfs/ours
-with an sc/levels (a second row, bfs_per_level: n the levels, the time per level). Both files in one CSV, given as a b and as b a: each file's rows in the order given;
+with an sc/levels (a second row, bfs_per_level: n the levels, the time per level); and
+spmv_float_graph/cusparse_alg1, a run of 10 calls (sc/calls_per_run: its time per call, its rates and
+gflops the run's). A 0 there leaves the state out. Both files in one CSV, given as a b and as b a: each file's rows in the order given;
 pct_of_copy of b's rows is of a's copy, the ratios of the SpMV rows are to cuSPARSE at each matrix, the
 date is the later file's (a's) either way, the second line says "from 2 NVBench JSON files"; b alone has
 no pct_of_copy. Refused, exit 1, nothing written: nvbench_other_gpu.json (an A100) with a, b on an
@@ -80,6 +82,8 @@ FAMILY_B_ROWS = [
     'bfs,cpu_1_thread,1000000,luxembourg_osm,2.000000,,1050000000,,,,0,0,1,',
     'bfs,ours,1000000,luxembourg_osm,2.500000,,400000000,,,,0,0,1,',
     'bfs_per_level,ours,1000,luxembourg_osm,0.002500,,,,,,0,0,1,',
+    'spmv_float_graph,cusparse_alg1,146880,small_fem,0.012500,97.94,11750400000,23.50,1.0000,3.65,0,1,1,'
+    'cusparse_alg1',
 ]
 MACHINE = '# NVIDIA H200 (sm_90), 132 SMs, L2 60.0 MiB, 139.8 GiB; NVBench 0.1.0 (66212f1), '
 NOISY_UNIQUE = ('nvbench_to_csv.py: unique/cub [Device=0 n=2^24 param=mean 4]: noisy: relative stdev 1.00% '
@@ -277,9 +281,9 @@ def check_families(d, failures):
         what = 'families ' + ' '.join(os.path.basename(p) for p in order)
         out = os.path.join(d, 'families.csv')
         rc, _, err = run(*order, '--out', out)
-        if rc != 0 or err != NOISY_UNIQUE + '\n12 rows, 0 skipped, 1 noisy, 0 throttled, 0 failed checks\n':
+        if rc != 0 or err != NOISY_UNIQUE + '\n13 rows, 0 skipped, 1 noisy, 0 throttled, 0 failed checks\n':
             failures.append(f'{what}: exit {rc} (0 expected), stderr is not unique/cub\'s noise (a\'s scan/cub '
-                            f'is under a\'s --max-noise 2) and the summary of 12 rows:\n{err}')
+                            f'is under a\'s --max-noise 2) and the summary of 13 rows:\n{err}')
         if not os.path.exists(out):
             failures.append(f'{what}: no CSV written')
             continue
@@ -302,7 +306,7 @@ def check_families(d, failures):
     comments, _, _, rows = split(out)
     pct = [r['pct_of_copy'] for r in rows]
     b_header = MACHINE + "from NVBench JSON; median of the cold GPU times; of the CPU times, CPU-only benchmarks'"
-    if rc != 0 or comments[1:] != [b_header] or pct != [''] * 9:
+    if rc != 0 or comments[1:] != [b_header] or pct != [''] * 10:
         failures.append(f'family b alone: exit {rc}, second line {comments[1:]}, pct_of_copy {pct} '
                         f'(blank expected: its copy is a\'s)\n{err}')
 
@@ -428,6 +432,9 @@ def check_family_states(d, failures):
     def empty_implementation(doc):
         set_summary(spmv_state(doc, 'spmv_float/auto', 'small_fem'), 'sc/implementation', '')
 
+    def no_calls(doc):
+        set_summary(spmv_state(doc, 'spmv_float_graph/cusparse_alg1', 'small_fem'), 'sc/calls_per_run', '0')
+
     def no_n(doc):
         state = spmv_state(doc, 'spmv_float/cusparse_alg1', 'poisson_2d_2048')
         state['summaries'] = [s for s in state['summaries'] if s['tag'] != 'sc/n']
@@ -439,6 +446,8 @@ def check_family_states(d, failures):
          'spmv_float/auto [Device=0 param=small_fem]: left out: sc/implementation is empty'),
         ('b_no_n', no_n, 1, FAMILY_B_ROWS[5], 'spmv_float/cusparse_alg1 [Device=0 param=poisson_2d_2048]: left out: '
          'no axis n'),
+        ('b_no_calls', no_calls, 1, FAMILY_B_ROWS[-1], 'spmv_float_graph/cusparse_alg1 [Device=0 param=small_fem]: '
+         'left out: sc/calls_per_run (0) is not a whole number of calls'),
         ('b_n_agrees', with_n('16777216'), 0, None, None),
     ]
     for name, change, code, lost, warning in cases:
