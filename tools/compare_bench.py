@@ -7,6 +7,7 @@ comparison. A row is a library's by its anchor column or its name (bench/plot/an
 baseline built before Thrust rows were marked as anchors is classified alike.
 
 usage: tools/compare_bench.py BASE.csv NEW.csv [--tolerance 0.03] [--only scan,compact,...] [--min-n N]
+       tools/compare_bench.py BASE.csv NEW.csv --ratios [--tolerance 0.03] [--only ...] [--min-n N]
        tools/compare_bench.py --merge RUN1.csv RUN2.csv ... > MERGED.csv
 Exit code 0 when every non-anchor row (of n >= --min-n) is within the tolerance, 1 otherwise. A row
 outside it is marked "noise" when an anchor at the same point (operation, n, param) moved at least
@@ -14,7 +15,13 @@ as far: the same code's spread between the two processes. --merge writes one CSV
 is the median of the runs' medians (the mean of two; runs of one build, interleaved with the
 other's, so that drift of the GPU's clocks over the call affects both builds alike), and whose
 ratio_to_anchor and fastest_library are recomputed on those (the fastest library of each point, as
-bench/plot/anchors.py defines it)."""
+bench/plot/anchors.py defines it).
+--ratios compares two harnesses' CSVs of one GPU instead of two builds' (sc_bench's and NVBench's,
+bench/nvbench/nvbench_to_csv.py, issue #48): for each row of ours both have, its speed-up on the
+fastest library of its point (recomputed from each CSV's own times, anchors.annotate), new / base,
+within the tolerance or not. Rows are matched by operation, implementation, n and param, the block
+size left out (NVBench's rows have none) but in the block-size sweep; a row in one CSV alone is
+counted, not compared. Exit code 1 when a compared row is outside the tolerance."""
 import argparse
 import csv
 import os
@@ -32,6 +39,43 @@ def read(path):
         key = (row['operation'], row['implementation'], row['n'], row['param'], row['block_size'])
         rows[key] = row
     return rows
+
+
+def speedups(path):
+    """Ours' speed-up on the fastest library of its point, from the CSV's times, by (operation,
+    implementation, n, param, block size in the sweep alone); rows without a library left out."""
+    with open(path) as f:
+        lines = [line for line in f if not line.startswith('#')]
+    rows = [dict(operation=r['operation'], implementation=r['implementation'], n=int(r['n']), param=r['param'],
+                 ms=float(r['median_ms']), anchor=r.get('anchor') == '1', block=r['block_size'])
+            for r in csv.DictReader(lines)]
+    found = {}
+    for r in anchors.annotate(rows):
+        if anchors.is_library(r['implementation'], r['anchor']) or r['operation'] == 'copy' or r['ratio'] is None:
+            continue
+        block = r['block'] if r['operation'] == 'sweep_scan' else ''
+        found[(r['operation'], r['implementation'], str(r['n']), r['param'], block)] = r['ratio']
+    return found
+
+
+def compare_ratios(args):
+    base, new = speedups(args.base), speedups(args.new)
+    only = set(filter(None, args.only.split(',')))
+    keep = lambda key: (not only or key[0] in only) and int(key[2]) >= args.min_n  # noqa: E731
+    both = sorted((k for k in set(base) & set(new) if keep(k)), key=lambda k: (k[0], k[1], int(k[2]), k[3], k[4]))
+    print(f"{'operation':<18}{'implementation':<16}{'n':>11} {'param':<22}{'base x':>9}{'new x':>9}{'new/base':>9}")
+    outside = 0
+    for key in both:
+        op, impl, size, param, block = key
+        b, n = base[key], new[key]
+        flag = '  <-- outside' if abs(n / b - 1) > args.tolerance else ''
+        outside += bool(flag)
+        label = f'{param} block={block}' if block else param
+        print(f'{op:<18}{impl:<16}{size:>11} {label[:21]:<22}{b:>9.3f}{n:>9.3f}{n / b:>9.3f}{flag}')
+    alone = (sum(keep(k) for k in set(base) - set(new)), sum(keep(k) for k in set(new) - set(base)))
+    print(f'\n{len(both)} speed-ups of ours compared, {outside} outside +-{args.tolerance:.0%}; '
+          f'{alone[0]} in {args.base} alone, {alone[1]} in {args.new} alone')
+    return 1 if outside else 0
 
 
 def merge(paths):
@@ -70,7 +114,11 @@ def main():
     parser.add_argument('--tolerance', type=float, default=0.03)
     parser.add_argument('--only', default='', help='comma-separated operations (default: all)')
     parser.add_argument('--min-n', type=int, default=0, help='compare only rows of n at least this')
+    parser.add_argument('--ratios', action='store_true',
+                        help="compare ours' speed-ups on the fastest library (two harnesses' CSVs)")
     args = parser.parse_args()
+    if args.ratios:
+        return compare_ratios(args)
     base, new = read(args.base), read(args.new)
     only = set(filter(None, args.only.split(',')))
     ours, libraries = [], []
