@@ -307,6 +307,12 @@ def rows_of(doc, tally):
                 else:
                     warn(f'{where}: left out: no {MEDIAN} nor {MEAN}')
                 continue
+            calls = number(summary(state, CALLS))
+            calls = 1 if calls is None else calls
+            if calls < 1 or calls != int(calls):
+                tally['unconverted'] += 1
+                warn(f'{where}: left out: {CALLS} ({calls:g}) is not a whole number of calls')
+                continue
             tally['noisy'] += is_noisy(state, max_noise(argv, bench, index, state), where)
             tally['throttled'] += is_throttled(state, threshold, where)
             bandwidth, items = number(measured(state, BYTES_PER_SECOND)), number(measured(state, ITEM_RATE))
@@ -317,12 +323,6 @@ def rows_of(doc, tally):
                 items = None if items is None else items * mean / seconds
             flops = number(summary(state, FLOPS))
             gflops = None if flops is None or seconds <= 0 else flops / seconds / 1e9
-            calls = number(summary(state, CALLS))
-            calls = 1 if calls is None else calls
-            if calls < 1 or calls != int(calls):
-                tally['unconverted'] += 1
-                warn(f'{where}: left out: {CALLS} ({calls:g}) is not a whole number of calls')
-                continue
             rows.append(dict(operation=operation, implementation=implementation, n=n, param=param,
                              ms=seconds * 1e3 / calls, gbps=None if bandwidth is None else bandwidth / 1e9,
                              items_per_s=items, gflops=gflops,
