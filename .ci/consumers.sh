@@ -107,7 +107,7 @@ cmake -S tests/consumers/add_subdirectory -B "$work/add_subdirectory" "${generat
 cmake --build "$work/add_subdirectory" -j "$jobs"
 # Nothing of the repository but its libraries in the build: no test, bench or harness binaries.
 built=$(find "$work/add_subdirectory" -type f -perm -u+x \( -name 'cpu_tests' -o -name 'gpu_tests' -o \
-        -name 'sc_bench' -o -name 'stream_compaction_harness' -o -name 'course_client_*' \) | tr '\n' ' ')
+        -name 'sc_nvbench_*' -o -name 'sc_dist_bench' -o -name 'stream_compaction_harness' -o -name 'course_client_*' \) | tr '\n' ' ')
 [[ -z "$built" ]] || fail "add_subdirectory built the repository's own programs: $built"
 if [[ -d "$work/add_subdirectory/sc/tests" || -d "$work/add_subdirectory/sc/bench" || -d "$work/add_subdirectory/sc/src" ]]; then
   fail "add_subdirectory configured the repository's tests/, bench/ or src/"

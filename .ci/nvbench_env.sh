@@ -3,7 +3,7 @@
 # (tools/nvbench_wheel.sh), so that the build compiles sc_nvbench too. Both come from PyPI into
 # .nvbench/ (ignored), or from wheels already there (the GPU machine has no network: carry
 # .nvbench/ with a cmake and a cuda-bench wheel); a run that cannot get them stops with the reason.
-# Also sourced by tools/gpu_check.sh's nvbench phase.
+# Also sourced by tools/gpu_check.sh's bench and compare phases (and tools/profile.sh).
 nvbench_cache="$PWD/.nvbench"
 mkdir -p "$nvbench_cache"
 cmake_is_new_enough() {  # 3.30.4 or newer

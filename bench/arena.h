@@ -1,5 +1,5 @@
 #pragma once
-// Serves Thrust's temporary allocations from storage sc_bench allocated beforehand, so that a timed
+// Serves Thrust's temporary allocations from storage the benchmark allocated beforehand, so that a timed
 // Thrust call allocates nothing: pass it as thrust::cuda::par_nosync(arena).on(stream). Thrust
 // keeps a reference to it and never frees into it, so one arena serves one call.
 #include <cstddef>
@@ -15,7 +15,7 @@ public:
     char *allocate(std::ptrdiff_t bytes) {
         const std::size_t start = (used_ + 255) / 256 * 256;
         if (start + static_cast<std::size_t>(bytes) > bytes_)
-            throw std::runtime_error("Thrust needs more temporary storage than sc_bench reserved");
+            throw std::runtime_error("Thrust needs more temporary storage than the benchmark reserved");
         used_ = start + bytes;
         return storage_ + start;
     }

@@ -1,10 +1,11 @@
 #pragma once
-// How the benchmark programs check what an implementation computed (sc_bench's scan, scan-type and
-// reduce parts, sc_dist_bench's scan and compaction): after its timed runs, one more run with its
-// outputs and count poisoned (every byte kPoisonByte: timing.h's poison), whose whole output and
-// count are then compared here with a reference computed on the host. Poisoned, an output the run
-// leaves unwritten, in whole or in part, cannot match; compared in full, an output wrong anywhere
-// fails, not only one wrong at its end. Plain C++: tests/cpu/bench_check_test.cpp tests it.
+// How the benchmark programs check what an implementation computed: its outputs and count are
+// poisoned (every byte kPoisonByte) before a checked run, whose whole output and count are then
+// compared with a reference computed on the host. The NVBench programs poison before the timed runs
+// and check the last one (bench/nvbench/check.cuh); sc_dist_bench's scan and compaction make one
+// more run after theirs, on outputs poisoned by device_check.h's poison. Poisoned, an output the
+// run leaves unwritten, in whole or in part, cannot match; compared in full, an output wrong
+// anywhere fails, not only one wrong at its end. Plain C++: tests/cpu/bench_check_test.cpp tests it.
 #include <stream_compaction/support/reduction.h>
 
 #include <cmath>
@@ -18,9 +19,9 @@
 
 namespace bench {
 
-// The byte of every part's poisoned outputs (timing.h's poison). 0xA5A5A5A5 as
-// int is negative: no count, sum or maximum of the benchmarks' inputs. As float or double it is a
-// tiny negative number, which the relative comparison (agrees) rejects where 0 is expected.
+// The byte every poisoned output holds. 0xA5A5A5A5 as int is negative: no count, sum or maximum
+// of the benchmarks' inputs. As float or double it is a tiny negative number, which the relative
+// comparison (agrees) rejects where 0 is expected.
 constexpr int kPoisonByte = 0xA5;
 
 // A T of poisoned bytes: what a count kept on the host is set to before a checked run.
@@ -107,8 +108,8 @@ std::string value_mismatch(const T &got, const T &expected) {
     return agrees(got, expected, 0) ? "" : "got " + describe(got) + ", expected " + describe(expected);
 }
 
-// The line on stderr for a failed check, before its row is marked MISMATCH (WRONG in
-// sc_dist_bench): "warning: <implementation> <operation>, <point>: <mismatch>".
+// The line on stderr for a failed check, before sc_dist_bench marks its row WRONG:
+// "warning: <implementation> <operation>, <point>: <mismatch>".
 inline void warn_mismatch(const std::string &implementation, const std::string &operation, const std::string &point,
                           const std::string &mismatch) {
     std::fprintf(stderr, "warning: %s %s, %s: %s\n", implementation.c_str(), operation.c_str(), point.c_str(),

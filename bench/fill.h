@@ -35,12 +35,4 @@ static __global__ void fill_masked_hashes(int *out, std::size_t n, std::uint32_t
         out[i] = static_cast<int>(index_hash(i, seed) & mask);
 }
 
-// out[i] = index_hash(i, seed) % 100: uniform ints in [0, 100), the scan part's inputs (its
-// compactions keep x < percent). static: internal linkage, as above.
-static __global__ void fill_percentiles(int *out, std::size_t count, std::uint32_t seed) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        out[i] = static_cast<int>(index_hash(i, seed) % 100u);
-}
-
 }  // namespace bench

@@ -1,8 +1,7 @@
 #pragma once
-// The load-balance part's inputs, shared by sc_bench (cases/load_balance.cu) and
-// sc_nvbench_load_balance (nvbench/load_balance.cu): segments over exactly n items from a seeded
-// host generator, and each segment's value, index_hash of its index (fill.h's fill_masked_hashes
-// with every bit kept, on the device).
+// The load-balance part's inputs (sc_nvbench_load_balance, nvbench/load_balance.cu): segments over
+// exactly n items from a seeded host generator, and each segment's value, index_hash of its index
+// (fill.h's fill_masked_hashes with every bit kept, on the device).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>

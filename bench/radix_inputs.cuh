@@ -1,7 +1,6 @@
 #pragma once
-// The radix part's inputs, shared by sc_bench (cases/radix_sort.cu) and sc_nvbench
-// (nvbench/radix_sort.cu): int keys of seven distributions from index_hash, and each key's index
-// in its copy as the values of the pair sorts.
+// The radix part's inputs (sc_nvbench_radix_sort, nvbench/radix_sort.cu): int keys of seven
+// distributions from index_hash, and each key's index in its copy as the values of the pair sorts.
 #include "fill.h"
 
 #include <climits>
@@ -16,7 +15,7 @@ enum class Distribution { Uniform, AllEqual, FewDistinct, Sorted, ReverseSorted,
 
 struct NamedDistribution {
     Distribution distribution;
-    const char *name;  // the Measurement's param
+    const char *name;  // the benchmarks' param axis value
 };
 
 constexpr NamedDistribution kDistributions[] = {

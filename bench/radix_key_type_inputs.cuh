@@ -1,7 +1,7 @@
 #pragma once
-// The radix part's other key widths' inputs, shared by sc_bench (cases/radix_sort_key_types.cu) and
-// sc_nvbench_radix_sort_key_types (nvbench/radix_sort_key_types.cu): random bits a key, for keys of
-// 2 and 8 bytes (int64, double, __half).
+// The radix part's other key widths' inputs (sc_nvbench_radix_sort_key_types,
+// nvbench/radix_sort_key_types.cu): random bits a key, for keys of 2 and 8 bytes (int64, double,
+// __half).
 #include "fill.h"
 
 #include <cuda_fp16.h>

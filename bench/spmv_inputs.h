@@ -1,8 +1,7 @@
 #pragma once
-// The SpMV part's inputs, shared by sc_bench (cases/spmv.cu) and sc_nvbench (nvbench/spmv.cu): the
-// matrices, every .mtx file of a directory by file name (each named for its stem), then three
-// generated ones, each made (read or generated) only when asked for; and x, uniform in [-1, 1)
-// from std::mt19937(2024).
+// The SpMV part's inputs (sc_nvbench_spmv, nvbench/spmv.cu): the matrices, every .mtx file of a
+// directory by file name (each named for its stem), then three generated ones, each made (read or
+// generated) only when asked for; and x, uniform in [-1, 1) from std::mt19937(2024).
 #include <stream_compaction/io/matrix_generators.h>
 #include <stream_compaction/io/matrix_market.h>
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Prints the include directory of a second CCCL for -DSC_CCCL_NEXT (the sc_bench_cccl_next anchor),
-# unpacking its headers from a cuda-cccl wheel first if need be.
+# Prints the include directory of a second CCCL for -DSC_CCCL_NEXT (the second CUB anchor,
+# sc_nvbench_cccl_next: that CCCL's CUB timed by NVBench in a program of its own, bench/anchors/; it
+# needs -DSC_NVBENCH too), unpacking its headers from a cuda-cccl wheel first if need be.
 # Usage: tools/cccl_next.sh [WHEEL | DIR]
 #   WHEEL  a cuda-cccl wheel (pip download --no-deps cuda-cccl==1.2.1 -d .cccl: CCCL 3.6); its
 #          headers (cuda/cccl/headers/include/{cub,thrust,cuda,nv}) are unpacked once, beside it,

@@ -3,47 +3,49 @@
 #   tests: the harness at 2^24 and on a real matrix, the whole test suite;
 #   sanitize: compute-sanitizer memcheck, synccheck and racecheck over the GPU tests (its own phase:
 #          with the robustness suites it takes longer than one 10-minute device command with the tests);
-#   bench: the benchmark (sc_bench, BENCH_ARGS passed on) and its plots in img/ (img.tar); when a
-#          cuda-cccl wheel (or its unpacked headers) is in .cccl/ (or CCCL_NEXT names one), also the
-#          second CUB anchor sc_bench_cccl_next (that CCCL's CUB, built against it alone: -DSC_CCCL_NEXT),
-#          run right after sc_bench with the same BENCH_ARGS, its rows merged into bench.csv by
-#          bench/plot/anchors.py (which also sets every ratio to the fastest library of its point);
+#   bench: the NVBench benchmarks (bench/nvbench/) and their plots: .ci/nvbench_env.sh gets a CMake of
+#          3.30.4 and NVBench from the wheels carried in .nvbench/ (a cmake and a cuda-bench wheel: no
+#          network here); BUILD_DIR-bench builds the sc_nvbench_<part> programs alone and, when a
+#          cuda-cccl wheel (or its unpacked headers) is in .cccl/ (or CCCL_NEXT names one), the
+#          second CUB anchor sc_nvbench_cccl_next (that CCCL's CUB in a program of its own,
+#          bench/anchors/: -DSC_CCCL_NEXT), part cccl_next, run last. Each part of BENCH_PARTS
+#          (default every program built, in name order, cccl_next last; e.g. "scan radix_sort") runs
+#          in turn (BENCH_ARGS passed on; default "--no-batch --min-time 0.2 --timeout 1": the cold
+#          runs alone, every state within about a second), at the points of BENCH_PROFILE (quick,
+#          the default: the headline points, every part in one device command; full: the sweeps'
+#          smaller sizes and SpMV on every matrix too, over several; bench/profile.h), each within what is
+#          left of BENCH_SECONDS (default 540) from the script's start, the build's time counted (a
+#          device command has 600 s; a second call finds the build done). NVBench writes its JSON at
+#          the end, so a part cut short loses its own results alone, and a part not started is
+#          named; the JSONs go into bench-json.tgz, bench/nvbench/nvbench_to_csv.py turns them into
+#          bench.csv (every ratio to the fastest library of its point, over every part and both
+#          CUBs), and bench/plot/plot.py that into img/*.png (img.tar);
 #   arch:  builds the way users make them (arch.log): (a) gpu_tests built again for compute_75 PTX
 #          alone (nvcc 13's default architecture), JIT-compiled for this GPU when loaded: the suite
 #          but GpuLarge, then the staged-scan suites with the staging asked for, must pass on the
 #          portable paths; (b) the package installed from this build and tests/consumers/default_arch
 #          configured without architectures: its config must warn, and the program must pass;
-#          (c) the harness, gpu_tests and sc_bench built for sm_80 SASS alone: each must exit 4
+#          (c) the harness and gpu_tests built for sm_80 SASS alone: each must exit 4
 #          with one line naming this GPU's sm_XY;
-#   nvbench: the NVBench benchmarks (issue #48): .ci/nvbench_env.sh gets a CMake of 3.30.4 and NVBench
-#          from the wheels carried in .nvbench/ (a cmake and a cuda-bench wheel: no network here),
-#          BUILD_DIR-nvbench builds the sc_nvbench_<part> programs alone, and each part of NVBENCH_PARTS
-#          (default every program built, in name order; e.g. "scan radix_sort") runs in turn, writing
-#          nvbench/<part>.json (NVBENCH_ARGS passed on; default "--no-batch --min-time 0.2 --timeout 1":
-#          the cold runs alone, every state within about a second, the quick profile), each within
-#          what is left of NVBENCH_SECONDS (default 540) from the script's start, the build's time
-#          counted (a device command has 600 s; a second call finds the build done): NVBench writes its JSON
-#          at the end, so a part cut short loses its own results alone, and a part not started is
-#          named; bench/nvbench/nvbench_to_csv.py turns the JSONs there are into nvbench.csv, and
-#          bench/plot/plot.py that into nvbench/img/*.png;
 #   compare: a no-regression check: the baseline source in BASE_DIR (default .bench_base, e.g.
-#          `git archive <commit> --prefix=.bench_base/ | tar -x`) and this tree built side by side,
-#          their sc_bench run one after the other (baseline, new, baseline, new, ...: COMPARE_ROUNDS
-#          rounds, default 2; COMPARE_ARGS passed on), and tools/compare_bench.py on the median of
-#          each build's runs (rows of n >= COMPARE_MIN_N, when set).
-# Usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|nvbench|compare|all]   (default all = tests,
+#          `git archive <commit> --prefix=.bench_base/ | tar -x`; a tree with bench/nvbench/) and
+#          this tree, their NVBench programs built side by side (BUILD_DIR-base, BUILD_DIR-bench) and
+#          the parts of COMPARE_PARTS (default scan) run one after the other (baseline, new,
+#          baseline, new, ...: COMPARE_ROUNDS rounds, default 2; COMPARE_ARGS passed on, default
+#          BENCH_ARGS's), each round's JSONs made one CSV, and tools/compare_bench.py on the median
+#          of each build's rounds (rows of n >= COMPARE_MIN_N, when set).
+# Usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|compare|all]   (default all = tests,
 # arch, sanitize and bench; e.g. "$OUT" on the device machine)
-# The build directory (BUILD_DIR, default build-gpu) is reused, so a second call builds nothing.
-# BENCH_ARGS is passed to sc_bench (e.g. "--only radix --runs 50"); SANITIZE_ONLY, SANITIZE_DIST_ONLY,
-# SANITIZE_SHARDS and SANITIZE_TOOLS are below.
+# The build directories (BUILD_DIR, default build-gpu, and those named after it) are reused, so a
+# second call builds nothing. SANITIZE_ONLY, SANITIZE_DIST_ONLY, SANITIZE_SHARDS and SANITIZE_TOOLS
+# are below.
 # The SpMV tests and benchmark read the .mtx files from .data/matrices (copy ../shared/data/matrices there).
-# Writes at most 8 files to LOG_DIR (and the nvbench phase its JSONs to LOG_DIR/nvbench/) and prints a
-# summary table last; exits 1 if any step failed.
+# Writes at most 8 files to LOG_DIR and prints a summary table last; exits 1 if any step failed.
 set -uo pipefail
-logs=${1:?usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|nvbench|compare|all]}
+logs=${1:?usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|compare|all]}
 phase=${2:-all}
-case $phase in tests|arch|sanitize|bench|nvbench|compare|all) ;;
-    *) echo "unknown phase '$phase': tests, arch, sanitize, bench, nvbench, compare or all" >&2; exit 2 ;; esac
+case $phase in tests|arch|sanitize|bench|compare|all) ;;
+    *) echo "unknown phase '$phase': tests, arch, sanitize, bench, compare or all" >&2; exit 2 ;; esac
 mkdir -p "$logs"
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-gpu}
@@ -74,69 +76,69 @@ sharded() {  # sharded LOG_DIR SANITIZER_ARGS...: compute-sanitizer over SANITIZ
 }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv >"$logs/build.log" 2>&1
-# The second CCCL of the bench phase: its include directory (tools/cccl_next.sh unpacks a wheel's
-# headers beside it), or nothing; SC_CCCL_NEXT is cleared then, so that no stale path is used.
-declare -a cccl_flag=()
-cccl_next=""
-if [ "$phase" = bench ] || [ "$phase" = all ]; then
-    if [ -n "${CCCL_NEXT:-}" ] || [ -d .cccl ]; then
-        cccl_next=$(tools/cccl_next.sh "${CCCL_NEXT:-.cccl}" 2>>"$logs/build.log") || cccl_next=""
-    fi
-    cccl_flag=("-DSC_CCCL_NEXT=$cccl_next")
-    echo "CCCL next: ${cccl_next:-none (no wheel in .cccl/)}" >>"$logs/build.log"
-fi
-if [ "$phase" = nvbench ]; then
-    # Its own build: the library and the sc_nvbench_<part> programs alone, configured by the newer CMake.
-    source .ci/nvbench_env.sh >>"$logs/build.log" 2>&1 || { tail -n 5 "$logs/build.log"; exit 1; }
-    step "configure nvbench" "$logs/build.log" cmake -S . -B "$build-nvbench" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-        -DSC_BUILD_TESTS=OFF -DSC_BUILD_HARNESS=OFF "-DSC_NVBENCH=$SC_NVBENCH" &&
-        step "build sc_nvbench" "$logs/build.log" cmake --build "$build-nvbench" --parallel --target sc_nvbench ||
-        { printf '%s\n' "${summary[@]}"; exit 1; }
-    mkdir -p "$logs/nvbench"
-    deadline=${NVBENCH_SECONDS:-540}  # SECONDS counts from this script's start: the build's time is in it
-    declare -a jsons=()
-    parts=${NVBENCH_PARTS:-$(cd "$build-nvbench/bin" && ls sc_nvbench_* | sed 's/^sc_nvbench_//')}
-    for part in $parts; do
-        left=$((deadline - SECONDS))
-        if [ $left -le 0 ]; then summary+=("nvbench $part: not started (NVBENCH_SECONDS spent)"); status=1; continue; fi
-        step "nvbench $part" "$logs/nvbench.log" timeout "$left" "$build-nvbench/bin/sc_nvbench_$part" \
-            --json "$logs/nvbench/$part.json" ${NVBENCH_ARGS:---no-batch --min-time 0.2 --timeout 1}
-        [ -s "$logs/nvbench/$part.json" ] && jsons+=("$logs/nvbench/$part.json")
-    done
-    if [ ${#jsons[@]} -gt 0 ]; then
-        step "nvbench to csv" "$logs/nvbench.log" python3 bench/nvbench/nvbench_to_csv.py "${jsons[@]}" \
-            --out "$logs/nvbench.csv"
-        # The figures from NVBench's CSV, as the bench phase's from sc_bench's.
-        [ -f "$logs/nvbench.csv" ] &&
-            step "nvbench plots" "$logs/nvbench.log" python3 bench/plot/plot.py "$logs/nvbench.csv" \
-                --out "$logs/nvbench/img"
-    fi
-    echo; echo "== gpu_check summary =="; printf '%s\n' "${summary[@]}"
-    exit $status
-fi
-step configure "$logs/build.log" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    ${cccl_flag[@]+"${cccl_flag[@]}"} &&
-step build "$logs/build.log" cmake --build "$build" --parallel || { printf '%s\n' "${summary[@]}"; exit 1; }
 
+bench_args=${BENCH_ARGS:---no-batch --min-time 0.2 --timeout 1}
+# Which points the programs register (bench/profile.h): quick, the headline points; full, every size
+# of the sweeps and every matrix of the matrix directory.
+export SC_BENCH_PROFILE=${BENCH_PROFILE:-quick}
+case $SC_BENCH_PROFILE in quick|full) ;; *) echo "BENCH_PROFILE must be quick or full, got '$SC_BENCH_PROFILE'" >&2; exit 2 ;; esac
+
+build_benchmarks() {  # build_benchmarks SOURCE_DIR BUILD_DIR LABEL "TARGETS" [CMAKE_ARGS...]: the library and TARGETS
+    local source=$1 dir=$2 label=$3 targets=$4
+    shift 4
+    step "configure $label" "$logs/build.log" cmake -S "$source" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DSC_BUILD_TESTS=OFF -DSC_BUILD_HARNESS=OFF "-DSC_NVBENCH=$SC_NVBENCH" "$@" &&
+        step "build $label" "$logs/build.log" cmake --build "$dir" --parallel --target $targets -- -k 0
+}
+
+run_part() {  # run_part BUILD_DIR PART JSON LOG ARGS: sc_nvbench_<PART> within what BENCH_SECONDS leaves
+    local dir=$1 part=$2 json=$3 log=$4 args=$5 left=$((${BENCH_SECONDS:-540} - SECONDS))
+    if [ $left -le 0 ]; then summary+=("bench $part: not started (BENCH_SECONDS spent)"); status=1; return 1; fi
+    # SECONDS counts from this script's start: the build's time is in it.
+    step "bench $part" "$log" timeout "$left" "$dir/bin/sc_nvbench_$part" --json "$json" $args
+}
+
+# The bench and compare phases build on their own (the library and the NVBench programs alone),
+# configured by the newer CMake that NVBench's package needs.
+if [ "$phase" = bench ] || [ "$phase" = compare ] || [ "$phase" = all ]; then
+    source .ci/nvbench_env.sh >>"$logs/build.log" 2>&1 || { tail -n 5 "$logs/build.log"; exit 1; }
+fi
 if [ "$phase" = compare ]; then
     base=${BASE_DIR:-.bench_base}
-    step "configure baseline" "$logs/build.log" cmake -S "$base" -B "$build-base" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-        -DSC_BUILD_TESTS=OFF &&
-        step "build baseline" "$logs/build.log" cmake --build "$build-base" --parallel --target sc_bench || exit 1
-    args=${COMPARE_ARGS:---only scan --no-sweep}
+    parts=${COMPARE_PARTS:-scan}
+    build_benchmarks "$base" "$build-base" baseline sc_nvbench && build_benchmarks . "$build-bench" new sc_nvbench ||
+        { printf '%s\n' "${summary[@]}"; exit 1; }
+    runs="$build-bench/compare"
+    rm -rf "$runs" && mkdir -p "$runs"
     rounds=${COMPARE_ROUNDS:-2}
     for ((round = 1; round <= rounds; ++round)); do
-        step "bench baseline $round" "$logs/compare.log" "$build-base/bin/sc_bench" --csv "$logs/base$round.run" $args
-        step "bench new $round" "$logs/compare.log" "$build/bin/sc_bench" --csv "$logs/new$round.run" $args
+        for side in base new; do
+            dir=$build-bench
+            [ $side = base ] && dir=$build-base
+            for part in $parts; do
+                run_part "$dir" "$part" "$runs/$side$round-$part.json" "$logs/compare.log" "${COMPARE_ARGS:-$bench_args}"
+            done
+            round_jsons=$(ls "$runs/$side$round"-*.json 2>/dev/null)
+            [ -n "$round_jsons" ] && python3 bench/nvbench/nvbench_to_csv.py $round_jsons \
+                --out "$runs/$side$round.csv" 2>>"$logs/compare.log"
+        done
     done
-    python3 tools/compare_bench.py --merge "$logs"/base*.run >"$logs/base.csv" &&
-        python3 tools/compare_bench.py --merge "$logs"/new*.run >"$logs/new.csv" &&
+    compared=1
+    for side in base new; do
+        ls "$runs/$side"*.csv >/dev/null 2>&1 || { summary+=("compare: no round of $side gave a CSV"); compared=0; status=1; }
+    done
+    [ $compared = 1 ] && python3 tools/compare_bench.py --merge "$runs"/base*.csv >"$logs/base.csv" &&
+        python3 tools/compare_bench.py --merge "$runs"/new*.csv >"$logs/new.csv" &&
         step compare "$logs/compare.txt" python3 tools/compare_bench.py "$logs/base.csv" "$logs/new.csv" \
             ${COMPARE_MIN_N:+--min-n $COMPARE_MIN_N}
-    rm -f "$logs"/base*.run "$logs"/new*.run
     echo; echo "== gpu_check summary =="; printf '%s\n' "${summary[@]}"; tail -1 "$logs/compare.txt"
     exit $status
 fi
+if [ "$phase" != bench ]; then
+    step configure "$logs/build.log" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release &&
+        step build "$logs/build.log" cmake --build "$build" --parallel || { printf '%s\n' "${summary[@]}"; exit 1; }
+fi
+
 if [ "$phase" = tests ] || [ "$phase" = all ]; then
     step "harness 2^24" "$logs/harness.txt" "$build/bin/stream_compaction_harness" --seed 1
     matrix=.data/matrices/bcsstk33.mtx
@@ -156,7 +158,7 @@ if [ "$phase" = arch ] || [ "$phase" = all ]; then
         -DCMAKE_CUDA_ARCHITECTURES=75-virtual -DSC_BUILD_BENCH=OFF -DSC_DISTRIBUTED=OFF &&
         cmake -S . -B '$sass80' -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=80-real -DSC_DISTRIBUTED=OFF" &&
         step "build compute_75, sm_80" "$arch_log" sh -c "cmake --build '$ptx' --parallel --target gpu_tests &
-        cmake --build '$sass80' --parallel --target gpu_tests stream_compaction_harness sc_bench; s=\$?; wait \$! && exit \$s"
+        cmake --build '$sass80' --parallel --target gpu_tests stream_compaction_harness; s=\$?; wait \$! && exit \$s"
     # The JIT's cache must hold every module of the suite, or each process compiles them again.
     export CUDA_CACHE_MAXSIZE=4294967296
     if [ -x "$ptx/bin/gpu_tests" ]; then
@@ -177,7 +179,7 @@ if [ "$phase" = arch ] || [ "$phase" = all ]; then
         step "default_arch consumer" "$arch_log" "$consumer/default_arch_consumer"
     # (c) no code for this GPU: exit 4 and one line on stderr naming its sm_XY, from each program.
     sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -n 1 | tr -d '.')
-    for program in stream_compaction_harness gpu_tests sc_bench; do
+    for program in stream_compaction_harness gpu_tests; do
         step "sm_80 only: $program exits 4" "$arch_log" sh -c "'$sass80/bin/$program' >'$logs/nocode.out' 2>'$logs/nocode.err';
             rc=\$?; cat '$logs/nocode.err'; test \$rc -eq 4 && test \$(wc -l <'$logs/nocode.err') -eq 1 &&
             grep -q 'sm_$sm' '$logs/nocode.err'"
@@ -230,27 +232,37 @@ if [ "$phase" = sanitize ] || [ "$phase" = all ]; then
             --report-api-errors no --error-exitcode 1 "$build/bin/dist_tests" --gtest_filter="${SANITIZE_DIST_ONLY:-*}-*LargeShards*"
     fi
 fi
-if { [ "$phase" = bench ] || [ "$phase" = all ]; } && [ -x "$build/bin/sc_bench" ]; then
-    # The anchor's CSV stays out of LOG_DIR (at most 8 files): its rows end up in bench.csv.
-    next_csv="$build/cccl_next.csv"
-    rm -f "$next_csv"
-    next_built=0
-    if [ -n "$cccl_next" ]; then
-        step "build sc_bench_cccl_next" "$logs/build.log" cmake --build "$build" --parallel --target sc_bench_cccl_next &&
-            next_built=1
+if [ "$phase" = bench ] || [ "$phase" = all ]; then
+    # The second CCCL: its include directory (tools/cccl_next.sh unpacks a wheel's headers beside
+    # it), or none; SC_CCCL_NEXT is cleared then, so that no stale path is used.
+    cccl_next=""
+    if [ -n "${CCCL_NEXT:-}" ] || [ -d .cccl ]; then
+        cccl_next=$(tools/cccl_next.sh "${CCCL_NEXT:-.cccl}" 2>>"$logs/build.log") || cccl_next=""
     fi
-    step benchmark "$logs/bench.log" "$build/bin/sc_bench" --csv "$logs/bench.csv" ${BENCH_ARGS:-}
-    if [ $next_built = 1 ]; then
-        step "benchmark CCCL next" "$logs/bench.log" "$build/bin/sc_bench_cccl_next" --csv "$next_csv" ${BENCH_ARGS:-}
-    fi
-    declare -a extra=()
-    [ -s "$next_csv" ] && extra=("$next_csv")
-    if [ -f "$logs/bench.csv" ]; then
-        step "merge anchors" "$logs/bench.log" python3 bench/plot/anchors.py "$logs/bench.csv" ${extra[@]+"${extra[@]}"}
-    fi
-    if [ -f bench/plot/plot.py ]; then
-        step plots "$logs/bench.log" python3 bench/plot/plot.py "$logs/bench.csv" --out img &&
-            tar -cf "$logs/img.tar" img/*.png
+    echo "CCCL next: ${cccl_next:-none (no wheel in .cccl/)}" >>"$logs/build.log"
+    bench_build=$build-bench
+    # One build of both, so that the anchor's CUB compiles beside the library.
+    targets=sc_nvbench
+    [ -n "$cccl_next" ] && targets+=" sc_nvbench_cccl_next"
+    # -k 0: a program that does not build (the anchor's, against a newer CCCL) keeps none of the others from running.
+    build_benchmarks . "$bench_build" benchmarks "$targets" "-DSC_CCCL_NEXT=$cccl_next"
+    if ls "$bench_build"/bin/sc_nvbench_* >/dev/null 2>&1; then
+        # The JSONs stay out of LOG_DIR (at most 8 files) but in bench-json.tgz.
+        jsons_dir="$bench_build/json"
+        rm -rf "$jsons_dir" && mkdir -p "$jsons_dir"
+        built=$(cd "$bench_build/bin" && ls sc_nvbench_* | sed 's/^sc_nvbench_//' | grep -vx cccl_next)
+        [ -x "$bench_build/bin/sc_nvbench_cccl_next" ] && built+=" cccl_next"
+        for part in ${BENCH_PARTS:-$built}; do
+            run_part "$bench_build" "$part" "$jsons_dir/$part.json" "$logs/bench.log" "$bench_args"
+        done
+        jsons=$(ls "$jsons_dir"/*.json 2>/dev/null | while read -r f; do [ -s "$f" ] && echo "$f"; done)
+        if [ -n "$jsons" ]; then
+            tar -czf "$logs/bench-json.tgz" -C "$jsons_dir" .
+            # A failed check is an exit code of 1 with the CSV written (the row's ok 0): it is plotted too.
+            step "bench to csv" "$logs/bench.log" python3 bench/nvbench/nvbench_to_csv.py $jsons --out "$logs/bench.csv"
+            [ -f "$logs/bench.csv" ] && step plots "$logs/bench.log" python3 bench/plot/plot.py "$logs/bench.csv" --out img &&
+                tar -cf "$logs/img.tar" img/*.png
+        fi
     fi
 fi
 

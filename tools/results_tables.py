@@ -16,6 +16,11 @@ and this script writes the table NAME (TABLES below) between the two markers.
 
 FILEs default to README.md and docs/performance/*.md of the repository holding this script.
 
+The CSVs of bench/results are sc_bench's (the benchmark program until NVBench replaced it) and
+sc_dist_bench's; a CSV that bench/nvbench/nvbench_to_csv.py makes of the NVBench programs' JSONs has
+the columns of sc_bench's latest (bench/plot/anchors.py: COLUMNS) and its "# gpu:" line, and is read
+alike.
+
 Where each figure comes from. Every table row names one measurement (operation, implementation, n,
 param, and any other column given) and a GPU kind (the file name's prefix: h100, h200, h200x2). Of
 the CSVs at the top of bench/results/ (not experiments/) named <kind>_<YYYY-MM-DD>[_<tag>].csv that
@@ -138,7 +143,7 @@ TABLES = {
         R("course: shared-memory scan, int32", "scan", "shared", P28),
     ]),
     # docs/performance/radix_sort.md
-    # (no "% of copy": sc_bench counts a key's one read and one write, a sort makes four passes)
+    # (no "% of copy": the benchmarks count a key's one read and one write, a sort makes four passes)
     "radix_sort": Table("h100", [c for c in STANDARD if c != "pct_copy"], [
         R("sort keys, int32, uniform", "sort_keys", "onesweep", P28, "uniform"),
         R("sort keys, int32, uniform", "sort_keys", "onesweep", P24, "uniform"),
@@ -229,7 +234,8 @@ NAME_RE = re.compile(r"^([a-z0-9]+)_(\d{4}-\d{2}-\d{2})(?:_.+)?\.csv$")
 GPU_RE = re.compile(r"^#\s*gpu:\s*(.*?),\s*(\d{4}-\d{2}-\d{2})\s+(\d{2}:\d{2})")
 
 # The formats the CSVs have had, told apart by the columns of their header:
-#  - sc_bench since 2026-11-23: ..., anchor, ok, fastest_library;
+#  - sc_bench since 2026-11-23, and nvbench_to_csv.py (NVBench's JSON): ..., anchor, ok,
+#    fastest_library (anchors.COLUMNS);
 #  - sc_bench before (2026-11-22/23): ..., anchor, ok: no fastest_library column;
 #  - sc_dist_bench: operation, implementation, gpus, n, n_per_gpu, param, median_ms, ...,
 #    per_gpu_vs_one_gpu, ok.
@@ -319,7 +325,7 @@ def _reference(spec, f, row):
         if f.distributed:
             raise Failure("{}: ref='fastest' in a distributed CSV ({})".format(spec.describe(), f.name))
         if f.has_fastest:
-            # sc_bench's own columns: fastest_library names the fastest library at the point in this
+            # The CSV's own columns: fastest_library names the fastest library at the point in this
             # run and ratio_to_anchor is its time / this row's time (> 1: faster than every library).
             name = row.get("fastest_library", "")
             if not name:

@@ -1,158 +1,171 @@
-// sc_bench_cccl_next's rows for sc_bench's by-key part: CUB of the CCCL it is built against, on the
-// same inputs (by_key_inputs.cuh) and sizes:
-//   reduce_by_key      cub::DeviceReduce::ReduceByKey (sums)
-//   unique             cub::DeviceSelect::Unique
-//   run_length_encode  cub::DeviceRunLengthEncode::Encode
-//   histogram_even     cub::DeviceHistogram::HistogramEven
-// Checks, on outputs poisoned first: the run count and outputs equal Thrust's of the same CCCL
-// (reduce_by_key, unique_copy, reduce_by_key of ones); the histogram equals one atomicAdd a sample.
+// sc_nvbench_cccl_next's rows of the by-key part (bench/nvbench/by_key.cu): the CUB of SC_CCCL_NEXT
+// (cccl_next.cuh) on that part's inputs (by_key_inputs.cuh) at its points, n = 2^20, 2^24, 2^28
+// (axis n), with CUB's int item counts and std::size_t run counts as by_key.cu calls the toolkit's:
+//   reduce_by_key/cub_X.Y      cub::DeviceReduce::ReduceByKey (int32 keys, int32 values summed)
+//   unique/cub_X.Y             cub::DeviceSelect::Unique
+//   run_length_encode/cub_X.Y  cub::DeviceRunLengthEncode::Encode (int32 lengths)
+//       on keys in runs of geometric length of mean 4 and 64 (axis param "mean 4", "mean 64");
+//   histogram_even/cub_X.Y     cub::DeviceHistogram::HistogramEven of int32 samples in [0, 2^20) into
+//       256 and 4096 unsigned bins (param "256 bins", "4096 bins").
+// Bytes as by_key.cu counts them: keys and values read and each run's outputs written (8n + 8 per run
+// for reduce_by_key, 4n + 4 per run for unique, 4n + 8 per run for the encoding), the samples read for
+// the histogram (4n). Every output (and the run count, and the temporary storage) is poisoned before
+// the timed runs; afterwards the run count and every run's key, sum or length, and every bin, are
+// checked against by_key.cu's CPU references (runs_of, histogram_of: from the inputs' definition).
 #include "by_key_inputs.cuh"
-#include "cccl_next_parts.h"
+#include "cccl_next.cuh"
+#include "nvbench/check.cuh"
+
+#include <stream_compaction/support/cuda_check.h>
+#include <stream_compaction/support/device_buffer.h>
 
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_select.cuh>
-#include <cuda/iterator>
 #include <cuda/std/functional>
-#include <thrust/equal.h>
-#include <thrust/execution_policy.h>
-#include <thrust/reduce.h>
-#include <thrust/unique.h>
+#include <nvbench/nvbench.cuh>
 
-#include <stream_compaction/support/cuda_check.h>
-#include <stream_compaction/support/device_buffer.h>
-
-#include <algorithm>
 #include <cstddef>
-#include <cstdio>
+#include <memory>
 #include <string>
 
 namespace bench {
 namespace {
 
-using namespace by_key_inputs;
-using StreamCompaction::DeviceBuffer;
+namespace SC = StreamCompaction;
+using namespace by_key_inputs;  // the part's seeds, shapes, axes, generators and CPU references
 
-constexpr int kPoisonByte = 0xA5;
+// What each run writes beside its key: reduce_by_key its sum, unique nothing, run_length_encode its
+// length.
+enum class RunOp { ReduceByKey, Unique, RunLengthEncode };
 
-// The reference histogram: one atomicAdd a sample (every bin holds kSampleRange / bins values).
-__global__ void count_bins(const int *samples, std::size_t n, unsigned *bins, int bin_count) {
-    const int width = kSampleRange / bin_count;
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        atomicAdd(&bins[samples[i] / width], 1u);
+// One by-key operation of one state: its inputs (values only for reduce_by_key), poisoned outputs
+// and storage, NVBench's counts, the timed calls and the check of what the last one wrote.
+// call(keys, values, keys_out, values_out, d_runs, n, temp, temp_bytes, stream) enqueues one call
+// (values_out: the sums or the lengths) that writes the number of runs to d_runs (a std::size_t).
+template <class Call>
+void time_runs(nvbench::state &state, RunOp op, std::size_t temp_bytes, Call call) {
+    const auto n = static_cast<std::size_t>(state.get_int64("n"));
+    const unsigned mean = mean_run_length(state.get_string("param"));
+    const cudaStream_t stream = state.get_cuda_stream();
+    const SC::DeviceBuffer<int> keys = run_keys(n, mean, stream);
+    const SC::DeviceBuffer<int> values =
+        op == RunOp::ReduceByKey ? masked_hashes(n, kValueSeed, kValueMask, stream) : SC::DeviceBuffer<int>();
+    SC::DeviceBuffer<int> keys_out(n), values_out(op == RunOp::Unique ? 0 : n);
+    SC::DeviceBuffer<std::size_t> runs(1);
+    SC::DeviceBuffer<char> temp(temp_bytes);
+    keys_out.fill_bytes(kPoisonByte);
+    values_out.fill_bytes(kPoisonByte);
+    runs.fill_bytes(kPoisonByte);
+    temp.fill_bytes(kPoisonByte);
+    const std::shared_ptr<const HostRuns> runs_expected = runs_of(n, mean);
+    const HostRuns &expected = *runs_expected;
+    const std::size_t run_count = expected.keys.size();
+    state.add_element_count(n);
+    state.add_global_memory_reads<int>(op == RunOp::ReduceByKey ? 2 * n : n);
+    state.add_global_memory_writes<int>(op == RunOp::Unique ? run_count : 2 * run_count);
+    state.exec([&](nvbench::launch &launch) {
+        call(keys.get(), values.get(), keys_out.get(), values_out.get(), runs.get(), n, temp.get(), temp.bytes(),
+             static_cast<cudaStream_t>(launch.get_stream()));
+    });
+    const std::size_t got_runs = read_back(runs.get(), 1, stream)[0];
+    if (got_runs != run_count) {
+        record_check(state, false, std::to_string(got_runs) + " runs, expected " + std::to_string(run_count));
+        return;
+    }
+    std::string difference = first_difference(read_back(keys_out.get(), run_count, stream), expected.keys, "key");
+    if (difference.empty() && op == RunOp::ReduceByKey)
+        difference = first_difference(read_back(values_out.get(), run_count, stream), expected.sums, "sum");
+    if (difference.empty() && op == RunOp::RunLengthEncode)
+        difference = first_difference(read_back(values_out.get(), run_count, stream), expected.lengths, "length");
+    record_difference(state, difference);
 }
 
-// One size's inputs (every copy of the rotation), CUB's outputs and Thrust's references (copy 0).
-struct Buffers {
-    DeviceBuffer<int> keys, values, samples, keys_out, values_out, reference_keys, reference_values;
-    DeviceBuffer<std::size_t> count;
-    DeviceBuffer<char> temp;
-
-    Buffers(std::size_t span, std::size_t n)
-        : keys(span), values(span), samples(span), keys_out(span), values_out(span), reference_keys(n),
-          reference_values(std::max<std::size_t>(n, kHistogramBins[1])), count(1), temp(cub_temp_bytes(n)) {}
-
-    // Poisons CUB's outputs (the first `elements` of each) and its count.
-    void poison(std::size_t elements, cudaStream_t stream) {
-        SC_CUDA_CHECK(cudaMemsetAsync(keys_out.get(), kPoisonByte, elements * sizeof(int), stream));
-        SC_CUDA_CHECK(cudaMemsetAsync(values_out.get(), kPoisonByte, elements * sizeof(int), stream));
-        SC_CUDA_CHECK(cudaMemsetAsync(count.get(), kPoisonByte, sizeof(std::size_t), stream));
-    }
-
-    // CUB's count and first `keys` (and `values`) outputs equal the references.
-    bool matches(std::size_t runs, bool keys_compared, bool values_compared, cudaStream_t stream) const {
-        const auto policy = thrust::cuda::par.on(stream);
-        return read_back(count.get(), stream) == runs &&
-               (!keys_compared || thrust::equal(policy, keys_out.get(), keys_out.get() + runs, reference_keys.get())) &&
-               (!values_compared ||
-                thrust::equal(policy, values_out.get(), values_out.get() + runs, reference_values.get()));
-    }
-};
-
-void by_key_rows(const Options &options, Report &report, const std::string &name, const Size &size,
-                 cudaStream_t stream) {
-    const std::size_t n = size.n;
-    const int items = static_cast<int>(n);
-    Rotation rotation(n, std::max(kPoolMinElems, copy_stride(n)));
-    Buffers data(rotation.span(), n);
-    make_values_and_samples(data.values.get(), data.samples.get(), rotation.span(), stream);
-    Buffers *d = &data;
-    const auto policy = thrust::cuda::par.on(stream);
-    int *keys = data.keys.get(), *values = data.values.get();
-
-    for (const int mean : kMeanRunLengths) {
-        const std::string param = "mean " + std::to_string(mean);
-        make_run_keys(keys, data.keys_out.get(), n, static_cast<unsigned>(mean), rotation, data.temp.get(),
-                      data.temp.bytes(), stream);
-
-        const std::size_t runs = static_cast<std::size_t>(
-            thrust::reduce_by_key(policy, keys, keys + n, values, data.reference_keys.get(),
-                                  data.reference_values.get())
-                .first -
-            data.reference_keys.get());
-        data.poison(n, stream);
-        time_row(options, report, "reduce_by_key", size, param, reduce_by_key_bytes(n, runs), name, rotation, stream,
-                 [d, items, stream](std::size_t at) {
-                     std::size_t bytes = d->temp.bytes();
-                     SC_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(
-                         d->temp.get(), bytes, d->keys.get() + at, d->keys_out.get() + at, d->values.get() + at,
-                         d->values_out.get() + at, d->count.get(), ::cuda::std::plus<>{}, items, stream));
-                 },
-                 [&] { return data.matches(runs, true, true, stream); });
-
-        data.poison(n, stream);
-        time_row(options, report, "unique", size, param, unique_bytes(n, runs), name, rotation, stream,
-                 [d, items, stream](std::size_t at) {
-                     std::size_t bytes = d->temp.bytes();
-                     SC_CUDA_CHECK(cub::DeviceSelect::Unique(d->temp.get(), bytes, d->keys.get() + at,
-                                                             d->keys_out.get() + at, d->count.get(), items, stream));
-                 },
-                 [&] { return data.matches(runs, true, false, stream); });
-
-        thrust::reduce_by_key(policy, keys, keys + n, cuda::constant_iterator<int>(1), data.reference_keys.get(),
-                              data.reference_values.get());
-        data.poison(n, stream);
-        time_row(options, report, "run_length_encode", size, param, run_length_encode_bytes(n, runs), name, rotation,
-                 stream,
-                 [d, items, stream](std::size_t at) {
-                     std::size_t bytes = d->temp.bytes();
-                     SC_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(d->temp.get(), bytes, d->keys.get() + at,
-                                                                      d->keys_out.get() + at, d->values_out.get() + at,
-                                                                      d->count.get(), items, stream));
-                 },
-                 [&] { return data.matches(runs, true, true, stream); });
-    }
-
-    for (const int bins : kHistogramBins) {
-        unsigned *reference = reinterpret_cast<unsigned *>(data.reference_values.get());
-        SC_CUDA_CHECK(cudaMemsetAsync(reference, 0, bins * sizeof(unsigned), stream));
-        count_bins<<<fill_blocks(n), kFillThreads, 0, stream>>>(data.samples.get(), n, reference, bins);
-        SC_CHECK_LAUNCH(count_bins);
-        SC_CUDA_CHECK(cudaMemsetAsync(data.values_out.get(), kPoisonByte, bins * sizeof(int), stream));
-        time_row(options, report, "histogram_even", size, std::to_string(bins) + " bins", histogram_bytes(n), name,
-                 rotation, stream,
-                 [d, items, bins, stream](std::size_t at) {
-                     std::size_t bytes = d->temp.bytes();
-                     SC_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(
-                         d->temp.get(), bytes, d->samples.get() + at, reinterpret_cast<unsigned *>(d->values_out.get() + at),
-                         bins + 1, 0, kSampleRange, items, stream));
-                 },
-                 [&] {
-                     return thrust::equal(policy, data.values_out.get(), data.values_out.get() + bins,
-                                          data.reference_values.get());
-                 });
-    }
+void reduce_by_key_cub(nvbench::state &state) {
+    const auto n = static_cast<std::size_t>(state.get_int64("n"));
+    std::size_t bytes = 0;
+    const int *none = nullptr;
+    SC_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(nullptr, bytes, none, static_cast<int *>(nullptr), none,
+                                                 static_cast<int *>(nullptr), static_cast<std::size_t *>(nullptr),
+                                                 ::cuda::std::plus<>{}, static_cast<int>(n)));
+    time_runs(state, RunOp::ReduceByKey, bytes,
+              [](const int *keys, const int *values, int *keys_out, int *sums, std::size_t *runs, std::size_t n,
+                 void *temp, std::size_t bytes, cudaStream_t s) {
+                  SC_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(temp, bytes, keys, keys_out, values, sums, runs,
+                                                               ::cuda::std::plus<>{}, static_cast<int>(n), s));
+              });
 }
+
+void unique_cub(nvbench::state &state) {
+    const auto n = static_cast<std::size_t>(state.get_int64("n"));
+    std::size_t bytes = 0;
+    SC_CUDA_CHECK(cub::DeviceSelect::Unique(nullptr, bytes, static_cast<const int *>(nullptr),
+                                            static_cast<int *>(nullptr), static_cast<std::size_t *>(nullptr),
+                                            static_cast<int>(n)));
+    time_runs(state, RunOp::Unique, bytes,
+              [](const int *keys, const int *, int *keys_out, int *, std::size_t *runs, std::size_t n, void *temp,
+                 std::size_t bytes, cudaStream_t s) {
+                  SC_CUDA_CHECK(cub::DeviceSelect::Unique(temp, bytes, keys, keys_out, runs, static_cast<int>(n), s));
+              });
+}
+
+void run_length_encode_cub(nvbench::state &state) {
+    const auto n = static_cast<std::size_t>(state.get_int64("n"));
+    std::size_t bytes = 0;
+    int *none = nullptr;
+    SC_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(nullptr, bytes, static_cast<const int *>(nullptr), none, none,
+                                                     static_cast<std::size_t *>(nullptr), static_cast<int>(n)));
+    time_runs(state, RunOp::RunLengthEncode, bytes,
+              [](const int *keys, const int *, int *keys_out, int *lengths, std::size_t *runs, std::size_t n,
+                 void *temp, std::size_t bytes, cudaStream_t s) {
+                  SC_CUDA_CHECK(cub::DeviceRunLengthEncode::Encode(temp, bytes, keys, keys_out, lengths, runs,
+                                                                   static_cast<int>(n), s));
+              });
+}
+
+void histogram_even_cub(nvbench::state &state) {
+    const auto n = static_cast<std::size_t>(state.get_int64("n"));
+    const int bins = std::stoi(state.get_string("param"));
+    const cudaStream_t stream = state.get_cuda_stream();
+    std::size_t temp_bytes = 0;
+    SC_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes, static_cast<const int *>(nullptr),
+                                                      static_cast<unsigned *>(nullptr), bins + 1, 0, kSampleRange,
+                                                      static_cast<int>(n)));
+    const SC::DeviceBuffer<int> samples = masked_hashes(n, kSampleSeed, kSampleRange - 1u, stream);
+    SC::DeviceBuffer<unsigned> counts(static_cast<std::size_t>(bins));
+    SC::DeviceBuffer<char> temp(temp_bytes);
+    counts.fill_bytes(kPoisonByte);
+    temp.fill_bytes(kPoisonByte);
+    state.add_element_count(n);
+    state.add_global_memory_reads<int>(n);
+    state.exec([&](nvbench::launch &launch) {
+        std::size_t bytes = temp.bytes();
+        SC_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp.get(), bytes, samples.get(), counts.get(), bins + 1, 0,
+                                                          kSampleRange, static_cast<int>(n),
+                                                          static_cast<cudaStream_t>(launch.get_stream())));
+    });
+    record_difference(state,
+                      first_difference(read_back(counts.get(), counts.size(), stream), *histogram_of(n, bins), "bin"));
+}
+
+// by_key.cu's axes for its reduce_by_key/cub, unique/cub, run_length_encode/cub and histogram_even/cub.
+NVBENCH_BENCH(reduce_by_key_cub)
+    .set_name(cub_benchmark("reduce_by_key"))
+    .add_int64_power_of_two_axis("n", kByKeyLog2)
+    .add_string_axis("param", kMeanRunParams);
+NVBENCH_BENCH(unique_cub)
+    .set_name(cub_benchmark("unique"))
+    .add_int64_power_of_two_axis("n", kByKeyLog2)
+    .add_string_axis("param", kMeanRunParams);
+NVBENCH_BENCH(run_length_encode_cub)
+    .set_name(cub_benchmark("run_length_encode"))
+    .add_int64_power_of_two_axis("n", kByKeyLog2)
+    .add_string_axis("param", kMeanRunParams);
+NVBENCH_BENCH(histogram_even_cub)
+    .set_name(cub_benchmark("histogram_even"))
+    .add_int64_power_of_two_axis("n", kByKeyLog2)
+    .add_string_axis("param", kHistogramParams);
 
 }  // namespace
-
-void run_by_key_anchors(const Options &options, Report &report, const std::string &name, cudaStream_t stream) {
-    for_each_size(options.max_log2, [&](const Size &size) {
-        std::fprintf(stderr, "[%s by-key] n=%s\n", name.c_str(), size.label.c_str());
-        by_key_rows(options, report, name, size, stream);
-    });
-}
-
 }  // namespace bench

@@ -7,10 +7,8 @@
 // local sort of one shard plus one all-to-all of the bytes that must move. The scan's and the
 // compaction's outputs are checked in full on every rank (check.h): after the timed runs, one more
 // run on poisoned outputs, compared a chunk at a time with references computed on the host.
-#include "../check.h"
+#include "../device_check.h"
 #include "../fill.h"
-#include "../options.h"
-#include "../timing.h"
 
 #include <stream_compaction/device/radix_sort.cuh>
 #include <stream_compaction/distributed/compaction.cuh>
@@ -30,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -620,6 +619,34 @@ int run(const Options &options) {
 
 }  // namespace
 
+// Reads the flags (exit 2 on a bad one, the usage for --help), refuses without a usable CUDA device
+// (exit 77, CTest's and Automake's "skipped": nothing measured) or without code for it (exit 4),
+// then runs; an exception (cuda_error, nccl_error) is reported in one line as exit 1.
 int main(int argc, char **argv) {
-    return bench::program_main<Options>("sc_dist_bench", kUsage, argc, argv, parse_args, run);
+    Options options;
+    bool help = false;
+    const std::string error = parse_args(argc, argv, options, help);
+    if (!error.empty()) {
+        std::fprintf(stderr, "sc_dist_bench: %s\n", error.c_str());
+        return 2;
+    }
+    if (help) {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    const SC::DeviceStatus device = SC::probe_device();
+    if (!device.usable) {
+        std::fprintf(stderr, "sc_dist_bench: %s\n", device.reason.c_str());
+        return 77;
+    }
+    if (!device.no_code_for_device.empty()) {
+        std::fprintf(stderr, "sc_dist_bench: %s\n", device.no_code_for_device.c_str());
+        return SC::kExitNoCodeForDevice;
+    }
+    try {
+        return run(options);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "sc_dist_bench: %s\n", e.what());
+        return 1;
+    }
 }

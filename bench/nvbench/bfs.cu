@@ -1,20 +1,18 @@
 // The bfs part on NVBench (issue #48): breadth-first search from vertex 0 (device/bfs.cuh: bfs/ours) against the
 // CPU BFS of the same machine on one thread (bfs/cpu_1_thread) and on every core (bfs/cpu_<N>_threads, N the
-// machine's hardware threads: sc_bench's names), on sc_bench's graphs: luxembourg_osm and soc-Epinions1 from the
-// matrix directory (when there) and the generated power-law graph of 2^22 vertices and about 2^26 edges (Pareto
-// out-degrees from 6, seed 2024: sc_bench's at its default --max-log2 28, 2^min(22, max_log2 - 6) vertices).
-// And the yardstick of thin levels, the latency of one empty kernel launched and waited for (launch/cuda, param
-// launch_and_wait). sc_bench's other latency row, launch/cuda back_to_back (2000 launches between two events, the
-// time over 2000), is not here: its NVBench form is the batch measurement of an empty kernel
-// (nv/batch/time/gpu/mean), which the CSV does not take and gpu_check's --no-batch turns off, and a state timing
-// 2000 launches would give the CSV 2000 times the row's time.
+// machine's hardware threads), on three graphs: luxembourg_osm and soc-Epinions1 from the matrix directory (when
+// there) and a generated power-law graph of 2^22 vertices and about 2^26 edges (Pareto out-degrees from 6, seed
+// 2024). And the yardstick of thin levels, the latency of one empty kernel launched and waited for (launch/cuda,
+// param launch_and_wait). The rate of back-to-back launches (many between two events, the time over their count)
+// is not here: its NVBench form is the batch measurement of an empty kernel (nv/batch/time/gpu/mean), which the
+// CSV does not take and gpu_check's --no-batch turns off, and a state timing N launches would give the CSV N
+// times one launch's time.
 //
-// One benchmark per implementation, its axis param the graphs' names (in sc_bench's order; sc_bench's CSV has
-// "<levels>_levels" for param, the graph's name only in its table's heading). Rows as sc_bench writes them:
-// items = the edges out of the reached vertices (traversed edges: items/s is TEPS), which are the graph's and
-// the source's, so not an axis: each state says them in the summary sc/n (nvbench_to_csv.py).
-// sc_bench's bfs_per_level row (ours' time / the levels, n the levels) is the same run's: not a benchmark here;
-// bfs/ours' states write the levels in the summary sc/levels, and nvbench_to_csv.py derives the row. The
+// One benchmark per implementation, its axis param the graphs' names (load_graphs's order). A row's items are
+// the edges out of the reached vertices (traversed edges: items/s is TEPS), which are the graph's and the
+// source's, so not an axis: each state says them in the summary sc/n (nvbench_to_csv.py). The time per level
+// (bfs_per_level: ours' time over the levels, n the levels) is the same run's, so not a benchmark: bfs/ours'
+// states write the levels in the summary sc/levels, and nvbench_to_csv.py derives the row. The
 // graphs are read and generated when the program starts (NVBench fixes the axes before main, as in spmv.cu),
 // and only their pattern is kept (about 0.3 GB of host memory for the power-law graph). The matrix directory
 // as in spmv.cu: $SC_MATRIX_DIR, else .data/matrices of the working directory; a graph missing from it, or one
@@ -25,8 +23,8 @@
 // NVBench's cold runs flush the L2 before each search. The CPU BFSs are CPU-only benchmarks (set_is_cpu_only,
 // exec_tag::no_gpu): NVBench's host timer around each whole search, its summaries nv/cpu_only/... in place of
 // nv/cold/...; NVBench 0.3.0 gives a CPU-only benchmark no device, and its JSON printer writes such a state's
-// "device" from the empty std::optional (json_printer.cu), a value that means nothing. Bytes as sc_bench counts
-// them, what a perfect search moves: every reached vertex's two offsets and its edges read, every level written.
+// "device" from the empty std::optional (json_printer.cu), a value that means nothing. Bytes: what a perfect
+// search moves, every reached vertex's two offsets and its edges read, every level written.
 //
 // Check: the levels and the temporary storage are poisoned before the timed runs; the levels of the last run
 // are compared in full with the one-thread CPU's (computed once per graph: host_reference.h), and the number
@@ -65,18 +63,18 @@ namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 
 constexpr int kSource = 0;
-// sc_bench's graphs from the matrix directory, in its order.
+// The graphs read from the matrix directory (<name>.mtx), in the param axis's order.
 constexpr const char *kGraphFiles[] = {"luxembourg_osm", "soc-Epinions1"};
-// The generated graph's log2 of vertices at sc_bench's default --max-log2 (28): min(22, 28 - 6).
+// The generated graph's log2 of vertices: with out-degrees of mean about 17, about 2^26 edges.
 constexpr int kPowerLawLog2 = 22;
 
 __global__ void empty_kernel() {}
 
 // The latency of one empty kernel launched and waited for (the wait is the row's: exec_tag::sync). The cold GPU
-// time spans both, its stop event recorded once the wait returns; sc_bench's host clock around them is nearer
-// NVBench's cold CPU time (nv/cold/time/cpu/median), which adds the two event records.
+// time spans both, its stop event recorded once the wait returns; the cold CPU time (nv/cold/time/cpu/median),
+// the host's clock around them, adds the two event records.
 void launch_and_wait(nvbench::state &state) {
-    state.add_element_count(1);  // sc_bench's n of the launch rows
+    state.add_element_count(1);  // n = 1: one launch a run
     state.exec(nvbench::exec_tag::sync, [](nvbench::launch &launch) {
         empty_kernel<<<1, 32, 0, launch.get_stream()>>>();
         SC_CHECK_LAUNCH(empty_kernel);
@@ -107,7 +105,8 @@ Graph graph_of(std::string name, SC::CsrMatrix<double> matrix) {
     return {std::move(name), matrix.rows, std::move(matrix.row_offsets), std::move(matrix.column_indices)};
 }
 
-// sc_bench's graphs, in its order. Those that cannot be made are left out, each with a line on stderr.
+// kGraphFiles's graphs, in order, then the generated one. Those that cannot be made are left out, each with a
+// line on stderr.
 std::vector<Graph> load_graphs() {
     const std::string dir = matrix_directory();
     std::vector<Graph> graphs;
@@ -163,7 +162,8 @@ std::shared_ptr<const BfsReference> reference_of(const Graph &graph) {
     });
 }
 
-// The items, bytes and n of a state of `graph`, whichever implementation runs it (sc_bench's for every row).
+// The items, bytes and n of a state of `graph`, the search's whichever implementation runs it, so that the
+// implementations' rows compare.
 void count_search(nvbench::state &state, const Graph &graph, const BfsReference &reference) {
     state.add_element_count(static_cast<std::size_t>(reference.edges));
     state.add_global_memory_reads<int>(static_cast<std::size_t>(reference.edges + 2 * reference.reached));
@@ -247,7 +247,7 @@ struct BfsBenchmark {
     }
 };
 
-// Name "bfs/<implementation>", axis param (the graphs, in sc_bench's order); n in the states' summary sc/n.
+// Name "bfs/<implementation>", axis param (the graphs, in load_graphs's order); n in the states' summary sc/n.
 void register_bfs(BfsImplementation implementation, const std::string &name,
                   const std::vector<std::string> &graph_names) {
     nvbench::benchmark_base &benchmark =
@@ -258,7 +258,8 @@ void register_bfs(BfsImplementation implementation, const std::string &name,
     if (implementation != BfsImplementation::Ours) benchmark.set_is_cpu_only(true);
 }
 
-// As sc_bench runs them: the launch latency first (registered above), then the CPU's searches, then ours.
+// The order they run in: the launch latency first (its NVBENCH_BENCH, above kBfsRegistered, registers first),
+// then the CPU's searches, then ours.
 bool register_bfs_benchmarks() {
     std::vector<std::string> names;
     for (const Graph &graph : graphs()) names.push_back(graph.name);

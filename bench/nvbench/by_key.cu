@@ -1,6 +1,5 @@
-// The by-key part on NVBench (issue #48), on sc_bench's inputs (by_key_inputs.cuh) at n = 2^20, 2^24
-// and 2^28 (axis n), ours against CUB (cub), with CUB's int item counts and std::size_t run counts
-// as sc_bench calls it:
+// The by-key part on NVBench (issue #48), on by_key_inputs.cuh's inputs at n = 2^20, 2^24 and 2^28
+// (axis n), ours against CUB (cub), CUB called with int item counts and std::size_t run counts:
 //   reduce_by_key (int32 keys, int32 values summed; CUB's DeviceReduce::ReduceByKey), unique
 //   (DeviceSelect::Unique) and run_length_encode (int32 items, int32 lengths;
 //   DeviceRunLengthEncode::Encode), on keys in runs of geometric length of mean 4 and 64 (axis
@@ -8,9 +7,9 @@
 //   number, values index hashes in [0, 16);
 //   histogram_even of int32 samples (index hashes in [0, 2^20)) over [0, 2^20) into 256 and 4096
 //   bins (param "256 bins", "4096 bins"; DeviceHistogram::HistogramEven, unsigned counters).
-// Bytes as sc_bench counts them: keys and values read and each run's outputs written (8n + 8 per
-// run for reduce_by_key, 4n + 4 per run for unique, 4n + 8 per run for the encoding), the samples
-// read for the histogram (4n). Every output (and the temporary storage) is poisoned before the
+// Bytes: what is read and written once, keys and values read and each run's outputs written (8n
+// + 8 per run for reduce_by_key, 4n + 4 per run for unique, 4n + 8 per run for the encoding), the
+// samples read for the histogram (4n). Every output (and the temporary storage) is poisoned before the
 // timed runs; afterwards the run count and every run's key, sum or length, and every bin, are
 // checked against the CPU's result, computed from the definition of the inputs above.
 #include "by_key_inputs.cuh"
@@ -25,13 +24,11 @@
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_run_length_encode.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda/std/functional>
 #include <nvbench/nvbench.cuh>
 
 #include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,75 +38,8 @@ namespace {
 
 namespace SC = StreamCompaction;
 
-using namespace by_key_inputs;  // sc_bench's seeds, shapes and generators of these inputs
-constexpr unsigned kValueMask = 15u;  // by_key_inputs' values: index hashes in [0, 16)
-
-const std::vector<nvbench::int64_t> kByKeyLog2 = {20, 24, 28};
-const std::vector<std::string> kMeanRunParams = {"mean 4", "mean 64"};    // sc_bench's kMeanRunLengths
-const std::vector<std::string> kHistogramParams = {"256 bins", "4096 bins"};  // its kHistogramBins
-
-// The keys of n items in runs of geometric length `mean`, made as sc_bench makes them (one copy).
-SC::DeviceBuffer<int> run_keys(std::size_t n, unsigned mean, cudaStream_t stream) {
-    SC::DeviceBuffer<int> starts(n), keys(n);
-    SC::DeviceBuffer<char> temp(cub_temp_bytes(n));
-    make_run_keys(keys.get(), starts.get(), n, mean, Rotation(n, copy_stride(n)), temp.get(), temp.bytes(), stream);
-    SC_CUDA_CHECK(cudaStreamSynchronize(stream));  // before the starts and the scan's storage are freed
-    return keys;
-}
-
-// out[i] = index_hash(i, seed) & mask: the values (kValueMask) and the samples (kSampleRange - 1).
-SC::DeviceBuffer<int> masked_hashes(std::size_t n, std::uint32_t seed, unsigned mask, cudaStream_t stream) {
-    SC::DeviceBuffer<int> out(n);
-    fill_masked_hashes<<<fill_blocks(n), kFillThreads, 0, stream>>>(out.get(), n, seed, mask);
-    SC_CHECK_LAUNCH(fill_masked_hashes);
-    return out;
-}
-
-// Each run's key, sum of values and length, as the CPU finds them from the inputs' definition.
-struct HostRuns {
-    std::vector<int> keys, sums, lengths;
-    std::size_t footprint() const { return (keys.size() + sums.size() + lengths.size()) * sizeof(int); }
-};
-HostRuns host_runs(std::size_t n, unsigned mean) {
-    HostRuns runs;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (i == 0 || index_hash(i, kRunSeed) % mean == 0) {
-            runs.keys.push_back(static_cast<int>(index_hash(runs.keys.size() + 1, kKeySeed)));
-            runs.sums.push_back(0);
-            runs.lengths.push_back(0);
-        }
-        runs.sums.back() += static_cast<int>(index_hash(i, kValueSeed) & kValueMask);
-        ++runs.lengths.back();
-    }
-    return runs;
-}
-
-// host_runs once per point: reduce_by_key, unique and run_length_encode, ours and CUB's, share it.
-std::shared_ptr<const HostRuns> runs_of(std::size_t n, unsigned mean) {
-    return cached_reference<HostRuns>("runs n=" + std::to_string(n) + " mean=" + std::to_string(mean),
-                                      [=] { return host_runs(n, mean); });
-}
-
-// Each piece of the samples counts into counters of its own, added up after.
-std::vector<unsigned> host_histogram(std::size_t n, int bins) {
-    const unsigned bin_width = static_cast<unsigned>(kSampleRange / bins);
-    const auto pieces = pieces_of(n);
-    std::vector<std::vector<unsigned>> piece_counts(pieces.size(),
-                                                    std::vector<unsigned>(static_cast<std::size_t>(bins)));
-    for_each_piece(pieces, [&](std::size_t p, std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i)
-            ++piece_counts[p][(index_hash(i, kSampleSeed) & (kSampleRange - 1u)) / bin_width];
-    });
-    std::vector<unsigned> counts(static_cast<std::size_t>(bins), 0);
-    for (const std::vector<unsigned> &piece : piece_counts)
-        for (std::size_t b = 0; b < counts.size(); ++b) counts[b] += piece[b];
-    return counts;
-}
-
-// The parameter's mean run length: "mean 4" -> 4.
-unsigned mean_run_length(const std::string &param) {
-    return static_cast<unsigned>(std::stoul(param.substr(param.find(' ') + 1)));
-}
+using namespace by_key_inputs;  // the seeds, shapes and generators of these inputs, the part's axes and its
+                                // CPU references (shared with the CCCL anchors)
 
 // What each run writes beside its key: reduce_by_key its sum, unique nothing, run_length_encode its
 // length.
@@ -245,11 +175,7 @@ void time_histogram(nvbench::state &state, std::size_t temp_bytes, Histogram his
                   static_cast<cudaStream_t>(launch.get_stream()));
     });
     const std::string difference =
-        first_difference(read_back(counts.get(), counts.size(), stream),
-                         *cached_reference<std::vector<unsigned>>(
-                             "histogram n=" + std::to_string(n) + " bins=" + std::to_string(bins),
-                             [=] { return host_histogram(n, bins); }),
-                         "bin");
+        first_difference(read_back(counts.get(), counts.size(), stream), *histogram_of(n, bins), "bin");
     record_difference(state, difference);
 }
 

@@ -3,10 +3,9 @@
 // outputs poisoned before the timed runs, and the full-output check of what the last timed run
 // wrote, reported as the state's summary "sc/check/ok" (value 1: every item right; 0: not), which
 // bench/nvbench/nvbench_to_csv.py turns into the CSV's ok column. A wrong output is also printed.
-#include "check.h"  // kPoisonByte, sc_bench's
+#include "device_check.h"  // kPoisonByte, poison, read_back
 #include "fill.h"
 #include "host_reference.h"
-#include "timing.h"  // read_back
 
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_buffer.h>

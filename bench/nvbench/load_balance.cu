@@ -1,24 +1,24 @@
-// The load-balance part on NVBench (issue #48), on sc_bench's inputs (bench/cases/load_balance.cu): n =
-// 2^24, 2^26 and 2^28 int32 outputs (axis n: sc_bench's sizes, the even powers from 2^24 to its largest),
-// in segments over exactly n items of uniform lengths in [0, 32] (param "uniform") or of Pareto lengths,
-// alpha 1.5 (param "power_law": about a sixth of them empty, mean about 16, a few of 10^5 and more),
-// from a seeded host generator (load_balance_inputs.h's make_segment_offsets); segment s's value is
-// index_hash(s, kSegmentValueSeed), every bit kept (fill_masked_hashes). Timed: interval_expand (each segment's value written over its items), ours
+// The load-balance part on NVBench (issue #48), on load_balance_inputs.h's inputs: n = 2^24, 2^26 and
+// 2^28 int32 outputs (axis n: the even powers from 2^24 to 2^28), in segments over exactly n items of
+// uniform lengths in [0, 32] (param "uniform") or of Pareto lengths, alpha 1.5 (param "power_law":
+// about a sixth of them empty, mean about 16, a few of 10^5 and more), from a seeded host generator
+// (make_segment_offsets); segment s's value is index_hash(s, kSegmentValueSeed), every bit kept
+// (fill_masked_hashes). Timed: interval_expand (each segment's value written over its items), ours
 // (interval_expand/ours) against Thrust (interval_expand/thrust: the segment of every output by a
 // vectorized upper_bound of its index in the offsets' ends, then a gather of the values: what a library
 // user writes; its n segment indices are its temporary storage); and, for scale, load_balancing_search
 // alone (load_balancing_search/ours: the segment of every item), which has no library beside it. Thrust
-// is called par_nosync, not par as sc_bench calls it: par waits for the stream after each kernel, which
-// NVBench's timed launches, held back by its blocking kernel, must not do. sc_bench rotates the output
-// through a pool to keep it out of L2; NVBench's cold runs flush the L2 between samples instead.
+// is called par_nosync, not par: par waits for the stream after each kernel, which NVBench's timed
+// launches, held back by its blocking kernel, must not do. NVBench's cold runs flush the L2 between
+// samples, so the output starts each run out of L2.
 //
-// Bytes as sc_bench counts them, for all three: the n outputs written (4n) and 8 bytes per segment read,
-// its offset and its value (the search reads no value; sc_bench counts it alike, and so does this).
-// Every output, and Thrust's segment indices, is poisoned before the timed runs; what the last one wrote
-// is checked in full against the CPU's result on the same offsets (sc_bench checks against Thrust's):
-// each item's segment, or that segment's value, written over the segment's items by pieces of the
-// segments. It is computed from the offsets alone (the definition of both operations), nothing of the
-// implementations', once per point and kept for ours and Thrust's states (cached_reference).
+// Bytes, for all three: the n outputs written (4n) and 8 bytes per segment read, its offset and its
+// value (the search reads no value, and is counted alike). Every output, and Thrust's segment indices,
+// is poisoned before the timed runs; what the last one wrote is checked in full against the CPU's
+// result on the same offsets: each item's segment, or that segment's value, written over the
+// segment's items by pieces of the segments. It is computed from the offsets alone (the definition
+// of both operations), nothing of the implementations', once per point and kept for ours and
+// Thrust's states (cached_reference).
 #include "check.cuh"
 #include "load_balance_inputs.h"
 
@@ -34,7 +34,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,7 +46,7 @@ namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 
 const std::vector<nvbench::int64_t> kLoadBalanceLog2 = {24, 26, 28};
-// sc_bench's params, in its order: make_segment_offsets's power_law false, then true.
+// The params: make_segment_offsets's power_law false, then true.
 const std::vector<std::string> kSegmentSizes = {"uniform", "power_law"};
 
 // A segment's value, as fill_masked_hashes writes it on the device.
@@ -135,7 +134,7 @@ void time_lbs(nvbench::state &state, Output output, bool with_temp, Run run) {
     record_difference(state, difference);
 }
 
-// sc_bench's Thrust form: segment_of[i] = the number of segment ends at or before i (the segment that
+// The Thrust form: segment_of[i] = the number of segment ends at or before i (the segment that
 // holds item i, past the empty ones), then out[i] = values[segment_of[i]].
 void interval_expand_thrust(nvbench::state &state) {
     time_lbs(state, Output::SegmentValue, true,

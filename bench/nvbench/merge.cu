@@ -1,21 +1,20 @@
-// The merge part on NVBench (issue #48), on sc_bench's sorted int32 keys (sorted_inputs.cuh: the
+// The merge part on NVBench (issue #48), on sorted int32 keys (sorted_inputs.cuh: the
 // inclusive sum of increments in {0, 1, 2} from index_hash, 0 with probability 1/2, so that some
 // keys repeat and some are absent from the other array) at n = 2^20, 2^24 and 2^28 (axis n):
 //   sorted_search (param "lower"): the lower bounds of n sorted needles in a sorted haystack of n,
 //     ours by merge path (ours) and by a binary search per needle (ours_binary), against
 //     thrust::lower_bound's vectorized form (thrust). Bytes: needles and haystack read, bounds
 //     written (12n).
-//   merge_keys, merge_pairs: two sorted halves of n/2 keys (n is the output's length, as in
-//     sc_bench), with values index hashes in [0, 2^16), merged into n, ours against
-//     cub::DeviceMerge::MergeKeys and MergePairs (cub; int64 sizes, as sc_bench calls them). Bytes:
-//     8n (keys), 16n (pairs).
-//   inner_join (param "mean run 4", sc_bench's): two sorted arrays of 2^24 keys with runs of mean length 4
+//   merge_keys, merge_pairs: two sorted halves of n/2 keys (n is the output's length), with values
+//     index hashes in [0, 2^16), merged into n, ours against cub::DeviceMerge::MergeKeys and
+//     MergePairs (cub; int64 sizes). Bytes: 8n (keys), 16n (pairs).
+//   inner_join (param "mean run 4"): two sorted arrays of 2^24 keys with runs of mean length 4
 //     (increments 0 with probability 3/4), ours with the exact capacity, inner_join_size's count taken before
 //     the timed runs (ours: what a captured graph replays), and with inner_join_size inside them
 //     (ours_with_size: the check of the inputs' order, the count and its wait on the host, so its states run
-//     under exec_tag::sync: no blocking kernel, no batch). No library has a join. As sc_bench counts them, n
-//     is the number of pairs (items/s is pairs/s), not the keys', so not an axis: each state says it in the
-//     summary sc/n (nvbench_to_csv.py); the bytes are the output's, 8 per pair (two int indices).
+//     under exec_tag::sync: no blocking kernel, no batch). No library has a join. n is the number of
+//     pairs (items/s is pairs/s), not the keys', so not an axis: each state says it in the summary sc/n
+//     (nvbench_to_csv.py); the bytes are the output's, 8 per pair (two int indices).
 // Every output (and CUB's and the join's storage, and the join's count) is poisoned before the timed runs and
 // checked in full after them against the CPU's result on the same inputs (the bounds of a two-pointer walk; the
 // stable merge, a's keys first of equal ones, each value beside its key; the join's pairs in the order
@@ -30,7 +29,6 @@
 #include <stream_compaction/support/operators.cuh>
 
 #include <cub/device/device_merge.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
 #include <nvbench/nvbench.cuh>
 #include <thrust/binary_search.h>
@@ -48,63 +46,12 @@ namespace {
 
 namespace SC = StreamCompaction;
 
-using namespace sorted_inputs;  // sc_bench's seeds and generator of these inputs
-constexpr std::uint32_t kBValueSeed = kValueSeed ^ 1u;  // b's values, as sc_bench seeds them
-constexpr unsigned kValueMask = 0xffffu;                // sorted_inputs' make_values: hashes in [0, 2^16)
+using namespace sorted_inputs;  // the seeds and generator of these inputs, the part's axes and the CPU's
+                                // sorted keys, lower bounds and merges (shared with the CCCL anchors)
 
-const std::vector<nvbench::int64_t> kMergeLog2 = {20, 24, 28};
-const std::vector<std::string> kLowerParam = {"lower"};
-
-// The join's inputs, sc_bench's (sorted_inputs.cuh): keys per side.
+// The join's inputs (sorted_inputs.cuh): keys per side.
 constexpr std::size_t kJoinKeys = std::size_t{1} << kJoinLog2;
 const std::vector<std::string> kJoinParam = {"mean run " + std::to_string(kJoinMeanRun)};
-
-// The increment before sorted key i, as sorted_inputs.cuh defines it: 0 where index_hash(i) %
-// mean != 0, else 1 or 2 (the CPU's reference keys).
-int key_increment(std::size_t i, std::uint32_t seed, unsigned mean) {
-    const std::uint32_t h = index_hash(i, seed);
-    return h % mean != 0 ? 0 : 1 + static_cast<int>((h >> 16) & 1u);
-}
-
-// `count` sorted keys with runs of mean length `mean`, made as sc_bench makes them (one copy).
-SC::DeviceBuffer<int> sorted_keys(std::size_t count, std::uint32_t seed, cudaStream_t stream,
-                                  unsigned mean = kMeanRun) {
-    SC::DeviceBuffer<int> increments(count), keys(count);
-    SC::DeviceBuffer<char> temp(scan_temp_bytes(count));
-    make_sorted_keys(keys.get(), increments.get(), count, seed, mean, count, Rotation(count, copy_stride(count)),
-                     temp, stream);
-    SC_CUDA_CHECK(cudaStreamSynchronize(stream));  // before the increments and the scan's storage are freed
-    return keys;
-}
-
-std::vector<int> host_sorted_keys(std::size_t count, std::uint32_t seed, unsigned mean = kMeanRun) {
-    std::vector<int> keys(count);
-    int key = 0;
-    for (std::size_t i = 0; i < count; ++i) keys[i] = key += key_increment(i, seed, mean);
-    return keys;
-}
-
-// The merge's values: value i of an input is index_hash(i, seed) & kValueMask (sorted_inputs.cuh's
-// make_values).
-int value_at(std::size_t i, std::uint32_t seed) { return static_cast<int>(index_hash(i, seed) & kValueMask); }
-
-SC::DeviceBuffer<int> merge_values(std::size_t count, std::uint32_t seed, cudaStream_t stream) {
-    SC::DeviceBuffer<int> values(count);
-    make_values(values.get(), count, seed, stream);
-    return values;
-}
-
-// The lower bound of every needle in the haystack, by one walk over both (the needles are sorted).
-std::vector<int> host_lower_bounds(std::size_t n) {
-    const std::vector<int> needles = host_sorted_keys(n, kNeedleSeed), haystack = host_sorted_keys(n, kHaystackSeed);
-    std::vector<int> bounds(n);
-    std::size_t bound = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        while (bound < n && haystack[bound] < needles[i]) ++bound;
-        bounds[i] = static_cast<int>(bound);
-    }
-    return bounds;
-}
 
 // One search of one state: the inputs, the poisoned bounds, NVBench's counts, the timed searches and
 // the check of what the last one wrote. search(needles, haystack, bounds, n, stream) enqueues one.
@@ -122,16 +69,12 @@ void time_search(nvbench::state &state, Search search) {
     state.exec([&](nvbench::launch &launch) {
         search(needles.get(), haystack.get(), bounds.get(), n, static_cast<cudaStream_t>(launch.get_stream()));
     });
-    const std::string difference = first_difference(
-        read_back(bounds.get(), n, stream),
-        *cached_reference<std::vector<int>>("lower bounds n=" + std::to_string(n),
-                                            [n] { return host_lower_bounds(n); }),
-        "bound");
+    const std::string difference = first_difference(read_back(bounds.get(), n, stream), *lower_bounds_of(n), "bound");
     record_difference(state, difference);
 }
 
-// thrust::lower_bound as sc_bench calls it, but par_nosync: Thrust's par waits for the stream after
-// the kernel, which NVBench's timed launches, held back by its blocking kernel, must not do.
+// thrust::lower_bound's vectorized form, par_nosync: Thrust's par waits for the stream after the
+// kernel, which NVBench's timed launches, held back by its blocking kernel, must not do.
 void sorted_search_thrust(nvbench::state &state) {
     time_search(state, [](const int *needles, const int *haystack, int *bounds, std::size_t n, cudaStream_t s) {
         thrust::lower_bound(thrust::cuda::par_nosync.on(s), haystack, haystack + n, needles, needles + n, bounds);
@@ -148,31 +91,6 @@ void sorted_search_ours_binary(nvbench::state &state) {
     time_search(state, [](const int *needles, const int *haystack, int *bounds, std::size_t n, cudaStream_t s) {
         SC::lower_bound(haystack, n, needles, n, bounds, SC::Less{}, s);
     });
-}
-
-// The stable merge of a (na keys) and b (nb keys): of equal keys a's first, each side in its order;
-// with `pairs`, each key's value beside it.
-struct HostMerge {
-    std::vector<int> keys, values;
-    std::size_t footprint() const { return (keys.size() + values.size()) * sizeof(int); }
-};
-HostMerge host_merge(std::size_t na, std::size_t nb, bool pairs) {
-    const std::vector<int> a = host_sorted_keys(na, kASeed), b = host_sorted_keys(nb, kBSeed);
-    HostMerge merged;
-    merged.keys.reserve(na + nb);
-    if (pairs) merged.values.reserve(na + nb);
-    for (std::size_t i = 0, j = 0; i < na || j < nb;) {
-        if (j < nb && (i == na || b[j] < a[i])) {
-            merged.keys.push_back(b[j]);
-            if (pairs) merged.values.push_back(value_at(j, kBValueSeed));
-            ++j;
-        } else {
-            merged.keys.push_back(a[i]);
-            if (pairs) merged.values.push_back(value_at(i, kValueSeed));
-            ++i;
-        }
-    }
-    return merged;
 }
 
 // One merge of one state, as time_search: merge(a, a_values, na, b, b_values, nb, keys_out,
@@ -197,9 +115,7 @@ void time_merge(nvbench::state &state, bool pairs, std::size_t temp_bytes, Merge
         merge(a.get(), a_values.get(), na, b.get(), b_values.get(), nb, keys_out.get(), values_out.get(), temp.get(),
               temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
     });
-    // With values always: merge_keys and merge_pairs, ours and CUB's, share one reference per n.
-    const std::shared_ptr<const HostMerge> merged = cached_reference<HostMerge>(
-        "merge n=" + std::to_string(n), [na, nb] { return host_merge(na, nb, true); });
+    const std::shared_ptr<const HostMerge> merged = merge_of(n);
     const HostMerge &expected = *merged;
     std::string difference = first_difference(read_back(keys_out.get(), n, stream), expected.keys, "key");
     if (difference.empty() && pairs)

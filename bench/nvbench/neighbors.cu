@@ -1,28 +1,27 @@
 // The neighbors part on NVBench (issue #48): grouped nearest neighbours (device/grouped_neighbors.cuh:
 // grouped_nearest/ours), the 3 nearest towns of each of 2^20 generated towns in 16,384 states (CPU::generateTowns,
-// seed 11: sc_bench's inputs at its default --max-log2 28, 2^min(20, max_log2 - 8) towns; 1.45 G pairs, the
-// largest state 11,440 towns), against the CPU's grouped nearest on every core of the same machine
-// (CPU::groupedNearest: grouped_nearest/cpu_<N>_threads, N the machine's hardware threads, sc_bench's name).
-// Axis param: sc_bench's, "16384_states_k3" (one value). items = the pairs within the states (the sum of their
-// squared sizes: items/s is pairs per second), sc_bench's n; they are the towns', so not an axis: each state
-// says them in the summary sc/n (nvbench_to_csv.py). Bytes as sc_bench counts them, what a perfect search moves:
-// every town's place and state read once (12 bytes), its neighbours written (4 bytes each). The towns are
-// generated once, at the first state, and kept (about 24 MB of host memory).
+// seed 11; 1.45 G pairs, the largest state 11,440 towns), against the CPU's grouped nearest on every core of the
+// same machine (CPU::groupedNearest: grouped_nearest/cpu_<N>_threads, N the machine's hardware threads).
+// Axis param: "16384_states_k3" (one value). items = n = the pairs within the states (the sum of their squared
+// sizes: items/s is pairs per second); they are the towns', so not an axis: each state says them in the summary
+// sc/n (nvbench_to_csv.py). Bytes: what a perfect search moves, every town's place and state read once (12
+// bytes), its neighbours written (4 bytes each). The towns are generated once, at the first state, and kept
+// (about 24 MB of host memory).
 //
 // Timing: grouped_nearest waits for the device once (the pair count sizes the search), so ours runs under
 // exec_tag::sync (no blocking kernel, no batch); NVBench's cold runs flush the L2 before each search. Its
-// storage is sized for the search's environment, the state's stream at the library's default tuning, as in
-// sc_bench. The CPU's search is a CPU-only benchmark (set_is_cpu_only, exec_tag::no_gpu): NVBench's host timer
-// around each whole search, its summaries nv/cpu_only/... in place of nv/cold/...; NVBench 0.3.0 gives a CPU-only
-// benchmark no device, and its JSON printer writes such a state's "device" from the empty std::optional
-// (json_printer.cu), a value that means nothing.
+// storage is sized for the search's environment: the state's stream at the library's default tuning. The CPU's
+// search is a CPU-only benchmark (set_is_cpu_only, exec_tag::no_gpu): NVBench's host timer around each whole
+// search, its summaries nv/cpu_only/... in place of nv/cold/...; NVBench 0.3.0 gives a CPU-only benchmark no
+// device, and its JSON printer writes such a state's "device" from the empty std::optional (json_printer.cu), a
+// value that means nothing.
 //
 // Check: the neighbours and the temporary storage are poisoned before the timed runs; the neighbours of the
-// last run are compared in full with the CPU's (computed once: host_reference.h) as sc_bench compares them,
-// up to near-ties (CPU::firstNeighborMismatch: -1 in the same places, elsewhere other towns of the same state,
-// each once, whose distances in double are the CPU's within 1e-5: the GPU's float distances may order near-ties
-// otherwise), and no neighbour may be negative but -1 (the poison, unwritten, which that comparison would take
-// for -1). The CPU search's last result is compared the same way with the reference (a search of its own).
+// last run are compared in full with the CPU's (computed once: host_reference.h), up to near-ties
+// (CPU::firstNeighborMismatch: -1 in the same places, elsewhere other towns of the same state, each once, whose
+// distances in double are the CPU's within 1e-5: the GPU's float distances may order near-ties otherwise), and
+// no neighbour may be negative but -1 (the poison, unwritten, which that comparison would take for -1). The CPU
+// search's last result is compared the same way with the reference (a search of its own).
 #include "check.cuh"
 
 #include <stream_compaction/device/grouped_neighbors.cuh>
@@ -47,14 +46,14 @@ namespace {
 namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 
-// sc_bench's inputs: 2^min(20, max_log2 - 8) towns at its default max_log2 (28), its states, k and seed.
+// The inputs: 2^20 towns in 16,384 states, the k nearest of each, and the generator's seed.
 constexpr int kTownsLog2 = 20;
 constexpr int kTowns = 1 << kTownsLog2;
 constexpr int kStates = 16384;
 constexpr int kNeighbors = 3;
 constexpr std::uint64_t kTownSeed = 11;
 
-// sc_bench's param of the rows: "16384_states_k3".
+// The axis param's one value: "16384_states_k3".
 std::string neighbors_param() { return std::to_string(kStates) + "_states_k" + std::to_string(kNeighbors); }
 
 // The towns as the CPU takes them, and as the GPU's arrays; the pairs within their states.
@@ -99,7 +98,7 @@ std::string neighbors_of(const std::vector<int> &nearest, long long town) {
     return text;
 }
 
-// "" when got passes for expected as sc_bench's check passes it, else the first town that fails.
+// "" when got passes for expected, up to near-ties (firstNeighborMismatch), else the first town that fails.
 std::string neighbor_mismatch(const std::vector<int> &got, const std::vector<int> &expected) {
     const std::size_t size = static_cast<std::size_t>(kTowns) * kNeighbors;
     if (got.size() != size) return std::to_string(got.size()) + " neighbours, expected " + std::to_string(size);
@@ -114,7 +113,7 @@ std::string neighbor_mismatch(const std::vector<int> &got, const std::vector<int
            neighbors_of(got, town) + ", expected " + neighbors_of(expected, town) + " (up to near-ties)";
 }
 
-// The items, bytes and n of a state, whichever implementation runs it (sc_bench's for both rows).
+// The items, bytes and n of a state, the search's whichever implementation runs it, so that the two rows compare.
 void count_search(nvbench::state &state, const Towns &in) {
     state.add_element_count(static_cast<std::size_t>(in.pairs));
     state.add_global_memory_reads<float>(2 * static_cast<std::size_t>(kTowns));
@@ -164,8 +163,8 @@ std::string cpu_every_core_name() {
 }
 
 // Names "<operation>/<implementation>", axis param: what bench/nvbench/nvbench_to_csv.py makes the CSV's rows
-// of; n in the states' summary sc/n. As sc_bench runs them: the CPU first (which computes the reference), then
-// ours. (NVBENCH_BENCH pastes the function's name into its own: unqualified, here.)
+// of; n in the states' summary sc/n. The CPU's first (its state computes the reference, before its timed runs),
+// then ours. (NVBENCH_BENCH pastes the function's name into its own: unqualified, here.)
 NVBENCH_BENCH(grouped_nearest_cpu)
     .set_name("grouped_nearest/" + cpu_every_core_name())
     .set_is_cpu_only(true)

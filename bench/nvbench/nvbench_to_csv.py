@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Turns NVBench JSON result files (sc_nvbench --json RUN.json, one or several) into the CSV that sc_bench
-writes (bench/report.h's columns), so that bench/plot/anchors.py, the plots and tools/compare_bench.py
-read NVBench's runs as they read sc_bench's.
+"""Turns NVBench JSON result files (sc_nvbench_<part> --json RUN.json, one or several, the second CCCL's
+sc_nvbench_cccl_next among them) into the benchmarks' CSV: one row a state, the columns of
+anchors.COLUMNS (bench/plot/anchors.py), which the CSVs that sc_bench wrote into bench/results have
+too, so that bench/plot/plot.py, tools/compare_bench.py and tools/results_tables.py read both alike.
 
     python3 bench/nvbench/nvbench_to_csv.py RUN.json [RUN2.json ...] [--out OUT.csv]
 
@@ -11,7 +12,7 @@ writes the CSV to OUT.csv (stdout when no --out). Our benchmarks' conventions (b
   - the string axis param, if any, is param; the int64 axis block, if any, is block_size (else 0);
     any other axis is appended to param as name=value, joined by ';' (no comma in the CSV's field);
   - a state's string summary sc/implementation, where it has one, is its row's implementation in place
-    of the name's: the row names the kernel the state ran, as sc_bench's does (spmv_float/auto's Auto
+    of the name's: the row names the kernel the state ran, as sc_bench's rows did (spmv_float/auto's Auto
     picks one per matrix: auto:vector_csr/16), while the benchmark keeps one name for all its states,
     which -b selects. Empty, the state is left out;
   - a state without the axis n takes n from its int64 summary sc/n: a matrix's nonzeros are fixed by
@@ -24,27 +25,29 @@ writes the CSV to OUT.csv (stdout when no --out). Our benchmarks' conventions (b
     the bfs and neighbors parts) are its nv/cpu_only/... CPU times and rates instead, the median
     nv/cpu_only/time/cpu/median (it has no SM clock: never throttled); gflops is the state's summary
     sc/flops (the floating-point operations of one run, which NVBench has no counter of:
-    bench/nvbench/spmv.cu writes 2 per nonzero, as sc_bench counts them) over the median time, blank
+    bench/nvbench/spmv.cu writes 2 per nonzero, as sc_bench counted them) over the median time, blank
     without it; a state with an int64 summary sc/levels (bench/nvbench/bfs.cu: the search's depth) has
-    a second row, sc_bench's <operation>_per_level: n the levels, the time per level, no rates; a
+    a second row, <operation>_per_level (sc_bench's row): n the levels, the time per level, no rates; a
     state with an int64 summary sc/calls_per_run (spmv.cu's graph rows: a replayed graph of 10 calls a
     run) has median_ms per call, its rates and gflops as they are (its bytes, items and sc/flops count
     the whole run); a CPU-only state's device is none (NVBench gives it none: what its JSON says there
     is left unread);
   - ok is the summary sc/check/ok that bench/nvbench/check.cuh records (1: every output item of the
     state checked and right); a state without it is not trusted: ok 0, with a warning;
-  - anchor, ratio_to_anchor and fastest_library are anchors.py's (the fastest library at the point);
+  - anchor is 1 for a library's row (anchors.is_library of the implementation); ratio_to_anchor and
+    fastest_library are anchors.annotate's: the fastest library's time at the point over the row's;
     pct_of_copy is 100 * gbps / the copy's GB/s at the same n, else at the largest n the copy ran.
-Several files make one CSV: the benchmarks run as one process per family, one JSON each, so that a run
-cut short by a time limit loses only its own family. The rows are each file's in turn, in the order
+Several files make one CSV: the benchmarks run as one program per part, one JSON each, so that a run
+cut short by a time limit loses only its own part. The rows are each file's in turn, in the order
 given; a file's --max-noise and --throttle-threshold are those of its own command line (meta.argv).
 pct_of_copy and the ratios are worked out over the rows of all files: the copy, or the library of a
-point, may be in another family's file. The files must be of one GPU. They are compared by what their
-devices[] say of the device their states ran on, not by its id (ids restart at 0 in every run): its
-name, with the PCI or UUID fields both files have (NVBench writes none today), else with its SM
-version, SMs and memory size, so two boards of one model pass as one. A point (operation,
-implementation, n, param, block_size) in two files is refused: it would be two rows for one point.
-The header is sc_bench's: "# gpu: <GPU>, <date>" (meta's timestamp where there is one: NVBench writes
+point (another CCCL's CUB: sc_nvbench_cccl_next's file), may be in another part's file. The files
+must be of one GPU. They are compared by what their devices[] say of the device their states ran
+on, not by its id (ids restart at 0 in every run): its name, with the PCI or UUID fields both files
+have (NVBench writes none today), else with its SM version, SMs and memory size, so two boards of
+one model pass as one. A point (operation, implementation, n, param, block_size) in two files is
+refused: it would be two rows for one point. The header is in sc_bench's form (results_tables.py
+reads its first line): "# gpu: <GPU>, <date>" (meta's timestamp where there is one: NVBench writes
 none; else the JSON file's mtime; of several files, the latest date), then the GPU, its SMs, L2 and
 memory (devices[]) and NVBench's version, the first file's; of several files it says how many.
 Skipped states are left out, each named on stderr with NVBench's reason. Also named on stderr: every
@@ -316,7 +319,7 @@ def rows_of(doc, tally):
             tally['noisy'] += is_noisy(state, max_noise(argv, bench, index, state), where)
             tally['throttled'] += is_throttled(state, threshold, where)
             bandwidth, items = number(measured(state, BYTES_PER_SECOND)), number(measured(state, ITEM_RATE))
-            # NVBench divides the bytes and items by the mean time; sc_bench's rates are at the median.
+            # NVBench divides the bytes and items by the mean time; the CSV's rates are at the median.
             mean = number(measured(state, MEAN))
             if mean is not None and seconds > 0:
                 bandwidth = None if bandwidth is None else bandwidth * mean / seconds
@@ -330,15 +333,15 @@ def rows_of(doc, tally):
                              anchor=anchors.is_library(implementation), device=state.get('device')))
             levels = number(summary(state, LEVELS))
             if levels is not None and levels >= 1:
-                # sc_bench's <operation>_per_level row: the time per level, n the levels, no rates.
+                # The <operation>_per_level row (sc_bench's): the time per level, n the levels, no rates.
                 rows.append(dict(rows[-1], operation=operation + '_per_level', n=int(levels),
                                  ms=rows[-1]['ms'] / levels, gbps=None, items_per_s=None, gflops=None, anchor=False))
     return rows
 
 
 def add_pct_of_copy(rows):
-    """Sets each row's pct_of_copy (bench/report.h's): of the copy at the same n, else of the copy at
-    the largest n; None without a copy or without the row's bandwidth."""
+    """Sets each row's pct_of_copy (as sc_bench worked it out): of the copy at the same n, else of the
+    copy at the largest n; None without a copy or without the row's bandwidth."""
     copy = {}
     for r in rows:
         if r['operation'] == 'copy' and r['gbps']:
@@ -350,7 +353,7 @@ def add_pct_of_copy(rows):
 
 
 def fixed(value, decimals):
-    # bench/report.h's fixed(): blank where there is no value.
+    # Blank where there is no value, as sc_bench wrote it.
     return '' if value is None or math.isnan(value) else f'{value:.{decimals}f}'
 
 
@@ -361,7 +364,7 @@ def csv_row(r):
 
 
 def run_date(meta, path):
-    """'YYYY-MM-DD HH:MM' (local time, as sc_bench writes it) of meta's timestamp (seconds since the
+    """'YYYY-MM-DD HH:MM' (local time, as sc_bench wrote it) of meta's timestamp (seconds since the
     epoch, or ISO 8601) where there is one (NVBench writes none today), else of the file's mtime."""
     stamp = meta.get('timestamp')
     when = None
@@ -379,7 +382,8 @@ def run_date(meta, path):
 
 
 def header(doc, device, date, files=1, cpu_only=False):
-    """The two comment lines of sc_bench's CSV (run_header.h), from what devices[] and meta say."""
+    """The CSV's two comment lines, in sc_bench's form (results_tables.py reads the first's GPU and date),
+    from what devices[] and meta say."""
     meta = doc.get('meta') or {}
     name = device.get('name', 'unknown GPU')
     sm = int(device.get('sm_version', 0))
@@ -452,7 +456,8 @@ def point_label(key):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument('json', nargs='+', help="NVBench's JSON files (sc_nvbench --json RUN.json), one CSV of all")
+    parser.add_argument('json', nargs='+',
+                        help="NVBench's JSON files (sc_nvbench_<part> --json RUN.json), one CSV of all")
     parser.add_argument('--out', help='write the CSV here (default: stdout)')
     args = parser.parse_args()
     docs = [load(path) for path in args.json]  # every file said, before any state is
@@ -487,7 +492,7 @@ def main():
         warn(f'{point_label(key)} is in {one} and in {other}{more}: two rows for one point')
         return 1
     rows = [r for _, file_rows, _ in files for r in file_rows]
-    annotated = anchors.annotate(add_pct_of_copy(rows))  # over all files: the copy may be another family's
+    annotated = anchors.annotate(add_pct_of_copy(rows))  # over all files: the copy or a library may be another part's
     # The latest run's: 'YYYY-MM-DD HH:MM' sorts as the times do.
     date = max(run_date(doc.get('meta') or {}, path) for path, doc in zip(args.json, docs))
     lines = header(docs[0], device, date, len(docs), any(r['cpu_only'] for r in rows))

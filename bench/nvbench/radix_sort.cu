@@ -1,6 +1,6 @@
 // The radix part on NVBench (issue #48): sorts of int keys alone (sort_keys) and carrying each key's
 // input index as an int value (sort_pairs), ours (onesweep) against CUB's DeviceRadixSort
-// (cub), at n = 2^20, 2^24 and 2^28 on sc_bench's seven key distributions (axis param:
+// (cub), at n = 2^20, 2^24 and 2^28 on seven key distributions (axis param:
 // radix_inputs.cuh). Every output is poisoned before the timed runs and checked in full after
 // them on the device, independently of the other library: the keys in order, and the same
 // multiset as the input's (a sum of hashes of the keys); the pairs' values each the index of an

@@ -1,17 +1,16 @@
-// The radix part's other key widths on NVBench (issue #48; sc_bench's cases/radix_sort_key_types.cu):
-// sorts of int64 (long long), double and __half keys alone (sort_keys_int64, sort_keys_double,
-// sort_keys_half), ours (onesweep) against CUB's DeviceRadixSort::SortKeys over all of a key's bits
-// (cub), at n = 2^20, 2^24 and 2^27 (axis n), param uniform (a string axis of that one value, so
-// that the rows have sc_bench's param). Timed: the one sort call on NVBench's stream, reading the
-// input and writing an output and temporary storage poisoned before the timed runs; NVBench's cold
-// runs flush the L2 between samples, where sc_bench rotates over copies of the input. Inputs:
-// sc_bench's checked copy (the first of its pool): random bits from index_hash (seed 0x64b17), a
-// floating-point key's NaN or infinity made finite and its -0.0 made +0.0. Bytes as sc_bench counts
-// them: every key read once and written once. Check, on the device and independent of the other
-// library, of what the last timed run wrote: the keys in order, and the same multiset as the
+// The radix part's other key widths on NVBench (issue #48): sorts of int64 (long long), double and
+// __half keys alone (sort_keys_int64, sort_keys_double, sort_keys_half), ours (onesweep) against
+// CUB's DeviceRadixSort::SortKeys over all of a key's bits (cub), at n = 2^20, 2^24 and 2^27 (axis
+// n), param uniform (a string axis of that one value, so that the rows have a param as the int
+// sorts' do: radix_sort.cu's distributions). Timed: the one sort call on NVBench's stream, reading
+// the input and writing an output and temporary storage poisoned before the timed runs; NVBench's
+// cold runs flush the L2 between samples. Inputs (radix_key_type_inputs.cuh): random bits from
+// index_hash (seed 0x64b17), a floating-point key's NaN or infinity made finite and its -0.0 made
+// +0.0. Bytes: every key read once and written once. Check, on the device and independent of the
+// other library, of what the last timed run wrote: the keys in order, and the same multiset as the
 // input's (a sum of a hash of every key's bits). With neither NaN nor -0.0, keys of distinct bits
-// are distinct values, so these two say what sc_bench's comparison with CUB's output, bit for bit,
-// says (but for collisions of 64-bit sums).
+// are distinct values, so these two say what a comparison with another sort's output, bit for bit,
+// would say (but for collisions of 64-bit sums).
 #include "check.cuh"
 #include "fill.h"
 #include "radix_key_type_inputs.cuh"
@@ -27,7 +26,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace bench {
@@ -35,8 +33,8 @@ namespace {
 
 namespace SC = StreamCompaction;
 
-const std::vector<nvbench::int64_t> kKeyTypeSortLog2 = {20, 24, 27};  // sc_bench's kKeyTypeSortLog2
-const std::vector<std::string> kKeyTypeParams = {"uniform"};          // sc_bench's param
+const std::vector<nvbench::int64_t> kKeyTypeSortLog2 = {20, 24, 27};  // axis n
+const std::vector<std::string> kKeyTypeParams = {"uniform"};          // axis param: the one distribution
 
 template <class Key>
 __device__ KeyBits<Key> bits_of(Key key) {
@@ -123,7 +121,7 @@ void time_sort(nvbench::state &state, std::size_t temp_bytes, Sort sort) {
                      (errors.key_hash_difference == 0 ? "equal" : "differ"));
 }
 
-// CUB's sort of all of a key's bits, as sc_bench calls it.
+// CUB's sort of all of a key's bits ([0, 8 sizeof(Key)), as ours sorts them).
 template <class Key>
 void sort_keys_cub(nvbench::state &state) {
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
@@ -139,7 +137,7 @@ void sort_keys_cub(nvbench::state &state) {
                    });
 }
 
-// Ours at the library's default tuning (sc_bench's environment).
+// Ours at the library's default tuning.
 template <class Key>
 void sort_keys_onesweep(nvbench::state &state) {
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
@@ -157,7 +155,7 @@ void sort_keys_half_cub(nvbench::state &state) { sort_keys_cub<__half>(state); }
 void sort_keys_half_onesweep(nvbench::state &state) { sort_keys_onesweep<__half>(state); }
 
 // Names "<operation>/<implementation>", axes n and param: bench/nvbench/nvbench_to_csv.py. The
-// operation names the key type, as in sc_bench's CSV, so no type axis.
+// operation names the key type (one CSV operation per type), so no type axis.
 NVBENCH_BENCH(sort_keys_int64_cub)
     .set_name("sort_keys_int64/cub")
     .add_int64_power_of_two_axis("n", kKeyTypeSortLog2)

@@ -1,23 +1,22 @@
-// The reduce part on NVBench (issue #48), on sc_bench's inputs (bench/cases/reduce.cu: int32 values
-// in [-50, 50], index_hash(i) % 101 - 50, a random walk whose best segment is long, not the whole
-// array) at n = 2^20, 2^24 and 2^28 (axis n). Operation "reduce", two reductions (axis param):
-// "sum" (Sum from 0) and "max" (Max from INT_MIN). Timed: the four strategies of ours
-// (reduce/tree, reduce/group, reduce/chunked, reduce/atomics: reduce_strategy_name), against CUB's
-// DeviceReduce::Sum (param "sum") and DeviceReduce::Reduce with a maximum (param "max") (reduce/cub,
-// called with int item counts as sc_bench calls it); at param "sum" alone, the atomics and chunked
-// strategies with the standard operator of CUB and Thrust users, cuda::std::plus
-// (reduce/atomics_cuda_std_plus, reduce/chunked_cuda_std_plus), and the maximum segment sum
-// (reduce/mss), listed at "sum" as sc_bench lists it: its ratio is to CUB's plain sum of the same
-// array, the issue's yardstick. Ours run at the library's default tuning on NVBench's stream.
-// NVBench's cold runs flush the L2 between samples, where sc_bench rotates copies of the input.
-// Not here: sc_bench's other sizes (2^10 ... 2^28), and its block_size column (ours: reduce_threads),
-// which nvbench_to_csv.py takes from an axis "block" alone, so these rows have 0.
+// The reduce part on NVBench (issue #48), on reduce_inputs.cuh's inputs (int32 values in [-50, 50],
+// index_hash(i) % 101 - 50, a random walk whose best segment is long, not the whole array) at n =
+// 2^20, 2^24 and 2^28 (axis n; the full profile: 2^10, 2^12, ..., 2^28). Operation "reduce", two
+// reductions (axis param): "sum" (Sum from 0) and "max" (Max from INT_MIN). Timed: the four
+// strategies of ours (reduce/tree, reduce/group, reduce/chunked, reduce/atomics:
+// reduce_strategy_name), against CUB's DeviceReduce::Sum (param "sum") and DeviceReduce::Reduce
+// with a maximum (param "max") (reduce/cub, called with int item counts); at param "sum" alone, the
+// atomics and chunked strategies with the standard operator of CUB and Thrust users,
+// cuda::std::plus (reduce/atomics_cuda_std_plus, reduce/chunked_cuda_std_plus), and the maximum
+// segment sum (reduce/mss), listed at "sum": its ratio is to CUB's plain sum of the same array, the
+// issue's yardstick. Ours run at the library's default tuning on NVBench's stream. NVBench's cold
+// runs flush the L2 between samples, so each run reads its input from memory. No axis "block" (ours'
+// block size is reduce_threads'), so nvbench_to_csv.py gives these rows block_size 0.
 //
-// Bytes as sc_bench counts them: the input read (4n; the result's few bytes are left out), so GB/s is
-// the read bandwidth the reduction reaches. The result and the temporary storage are poisoned before
-// the timed runs; the result of the last one is then checked against the CPU's on the same inputs:
-// the sum wrapping as int additions do (CPU::sum's), the largest item, and Kadane's maximum segment
-// sum with its segment (CPU::maxSegmentSum: sum, begin and end compared).
+// Bytes: the input read (4n; the result's few bytes are left out), so GB/s is the read bandwidth
+// the reduction reaches. The result and the temporary storage are poisoned before the timed runs;
+// the result of the last one is then checked against the CPU's on the same inputs: the sum wrapping
+// as int additions do (CPU::sum's), the largest item, and Kadane's maximum segment sum with its
+// segment (CPU::maxSegmentSum: sum, begin and end compared).
 #include "check.cuh"
 #include "reduce_inputs.cuh"
 
@@ -32,10 +31,8 @@
 #include <cuda/std/functional>
 #include <nvbench/nvbench.cuh>
 
-#include <algorithm>
 #include <climits>
 #include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,22 +42,15 @@ namespace {
 
 namespace SC = StreamCompaction;
 
-const std::vector<nvbench::int64_t> kReduceLog2 = {20, 24, 28};
-const std::vector<std::string> kOperatorParams = {"sum", "max"};
+// The part's axes (kReduceLog2, kOperatorParams), its inputs (reduce_input, host_reduce_input) and the
+// CPU's sum and maximum (sum_and_max): reduce_inputs.cuh, shared with the CCCL anchors.
 const std::vector<std::string> kSumParam = {"sum"};
 
-// The inputs of every benchmark of the part (one copy).
-SC::DeviceBuffer<int> reduce_input(std::size_t n, cudaStream_t stream) {
-    SC::DeviceBuffer<int> in(n);
-    fill_signed<<<fill_blocks(n), kFillThreads, 0, stream>>>(in.get(), n, kReduceSeed);
-    SC_CHECK_LAUNCH(fill_signed);
-    return in;
-}
-
-// What every state of a point is checked against, as sc_bench's CPU computes it: the sum, wrapping
-// modulo 2^32 as CPU::sum's (so the pieces' sums, added up, are the same), the largest item, and
-// CPU::maxSegmentSum itself. Kadane's pass stays serial: its segment's tie-breaking (the first start,
-// then the shortest) is what the check compares begin and end against, and it runs once per n.
+// What every state of a point is checked against, as the CPU computes it: the sum, wrapping
+// modulo 2^32 as CPU::sum's (so the pieces' sums, added up, are the same), and the largest item
+// (sum_and_max, reduce_inputs.cuh), and CPU::maxSegmentSum itself. Kadane's pass stays serial: its
+// segment's tie-breaking (the first start, then the shortest) is what the check compares begin and
+// end against, and it runs once per n.
 struct HostReductions {
     int sum = 0;
     int max = INT_MIN;
@@ -68,27 +58,11 @@ struct HostReductions {
     std::size_t footprint() const { return sizeof(*this); }
 };
 HostReductions host_reductions(std::size_t n) {
-    const std::vector<int> in = generated<int>(n, [](std::size_t i) { return signed_item(i, kReduceSeed); });
-    const auto pieces = pieces_of(n);
-    std::vector<unsigned> piece_sums(pieces.size(), 0);
-    std::vector<int> piece_maxima(pieces.size(), INT_MIN);
-    for_each_piece(pieces, [&](std::size_t p, std::size_t begin, std::size_t end) {
-        unsigned sum = 0;  // unsigned: overflow wraps instead of being undefined
-        int max = INT_MIN;
-        for (std::size_t i = begin; i < end; ++i) {
-            sum += static_cast<unsigned>(in[i]);
-            max = std::max(max, in[i]);
-        }
-        piece_sums[p] = sum;
-        piece_maxima[p] = max;
-    });
+    const std::vector<int> in = host_reduce_input(n);
+    const SumAndMax totals = sum_and_max(in);
     HostReductions reductions;
-    unsigned sum = 0;
-    for (std::size_t p = 0; p < pieces.size(); ++p) {
-        sum += piece_sums[p];
-        reductions.max = std::max(reductions.max, piece_maxima[p]);
-    }
-    reductions.sum = static_cast<int>(sum);
+    reductions.sum = totals.sum;
+    reductions.max = totals.max;
     reductions.mss = SC::CPU::maxSegmentSum(static_cast<int>(n), in.data());
     return reductions;
 }
@@ -119,7 +93,7 @@ void time_reduce(nvbench::state &state, std::size_t temp_bytes, const R &expecte
     record_difference(state, value_mismatch(read_back(result.get(), stream), expected));
 }
 
-// sc_bench's two reductions, by param: calls body(op, identity, expected), expected the CPU's result
+// The two reductions, by param: calls body(op, identity, expected), expected the CPU's result
 // of that reduction at the state's n. A param given on the command line (-a param=...) that is
 // neither skips the state.
 template <class Body>
@@ -139,7 +113,7 @@ bool at_sum(nvbench::state &state) {
     return false;
 }
 
-// CUB's reduction of each param, as sc_bench calls it: DeviceReduce::Sum for the sum, DeviceReduce::Reduce
+// CUB's reduction of each param: DeviceReduce::Sum for the sum, DeviceReduce::Reduce
 // for the maximum. With temp null, the query of its storage's bytes.
 cudaError_t cub_reduce(SC::Sum, int, void *temp, std::size_t &bytes, const int *in, int *result, std::size_t n,
                        cudaStream_t stream) {
@@ -181,7 +155,7 @@ void reduce_chunked(nvbench::state &state) { time_strategy(state, SC::ReduceStra
 void reduce_atomics(nvbench::state &state) { time_strategy(state, SC::ReduceStrategy::Atomics); }
 
 // The sum by the standard operator (cuda::std::plus): the same kernels as Sum (standard_operator),
-// so the same time; sc_bench times it to show that.
+// so the same time; timed to show that it is.
 void time_strategy_cuda_std_plus(nvbench::state &state, SC::ReduceStrategy strategy) {
     if (!at_sum(state)) return;
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
@@ -206,7 +180,7 @@ void reduce_mss(nvbench::state &state) {
                    cudaStream_t s) { SC::max_segment_sum(in, best, n, temp, bytes, s); });
 }
 
-// "reduce/<the strategy's name><suffix>": sc_bench's implementation names, from the library's own.
+// "reduce/<the strategy's name><suffix>": the implementation names are the library's own.
 std::string strategy_benchmark(SC::ReduceStrategy strategy, const char *suffix = "") {
     return std::string("reduce/") + SC::reduce_strategy_name(strategy) + suffix;
 }

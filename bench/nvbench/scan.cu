@@ -1,39 +1,39 @@
-// The scan part on NVBench (issue #48; the first part moved, beside sc_bench's): on sc_bench's
-// inputs (uniform ints in [0, 100): fill_percentiles) at n = 2^20, 2^24 and 2^28 (axis n), the
-// GPU's copy (copy/cudaMemcpyAsync), the limit of a pass that reads and writes every item once;
-// the int32 exclusive sum, ours (scan/single_pass) against CUB's DeviceScan::ExclusiveSum
-// (scan/cub) and Thrust's exclusive_scan (scan/thrust), and the course's scans that sc_bench times
-// beside them (scan/naive, at 2^20 and 2^24 alone: sc_bench leaves its O(n log n) scan out above
-// 2^26; scan/efficient; scan/shared); the compaction of x < keep for keep = 5, 50, 95 % (axis
-// param), ours (select_if: compact/single_pass) against CUB's DeviceSelect::If (compact/cub) and
-// thrust::copy_if (compact/thrust), and the course's (compact/efficient, compact/shared), which keep
-// the non-zero items: they compact x < keep restated as x + 1 where kept and 0 elsewhere
-// (to_nonzero_selection, sc_bench's, made before the timed runs), so that every implementation
-// keeps the same items, and write an int count; and the partition of x < 50, ours (partition:
-// partition/single_pass, CUB's order, the falses reversed at the back; stable_partition:
-// partition/single_pass_stable) against CUB's DevicePartition::If. CUB is called with sc_bench's
-// offset types. The course's units and Thrust are timed through their device entry points, as
-// sc_bench times them (device pointers, the caller's temporary storage, the stream; Thrust's
-// allocations served from it), at the process-wide block_sizes() that the course's units read at
-// each launch (the library's defaults: sc_nvbench has no --block-size). Every timed call is
-// stream-ordered but compact/thrust's: thrust::copy_if returns its count to the host, waiting for
-// it (a round trip that is part of its time, as for every caller of Thrust), so it runs under
-// exec_tag::sync (no blocking kernel, no batch).
+// The scan part on NVBench (issue #48): on the scan part's inputs (scan_inputs.cuh: uniform ints in
+// [0, 100), fill_percentiles) at n = 2^20, 2^24 and 2^28 (axis n; the full profile: 2^10, 2^12,
+// ..., 2^28), the GPU's copy (copy/cudaMemcpyAsync), the limit of a pass that reads and writes every
+// item once; the int32 exclusive sum, ours (scan/single_pass) against CUB's DeviceScan::ExclusiveSum
+// (scan/cub) and Thrust's exclusive_scan (scan/thrust), and the course's scans beside them
+// (scan/naive, at 2^20 and 2^24 alone: its O(n log n) work is left out above 2^26; scan/efficient;
+// scan/shared); the compaction of x < keep for keep = 5, 50, 95 % (axis param), ours (select_if:
+// compact/single_pass) against CUB's DeviceSelect::If (compact/cub) and thrust::copy_if
+// (compact/thrust), and the course's (compact/efficient, compact/shared), which keep the non-zero
+// items: they compact x < keep restated as x + 1 where kept and 0 elsewhere (to_nonzero_selection,
+// made before the timed runs), so that every implementation keeps the same items, and write an int
+// count; and the partition of x < 50, ours (partition: partition/single_pass, CUB's order, the
+// falses reversed at the back; stable_partition: partition/single_pass_stable) against CUB's
+// DevicePartition::If. CUB's item counts are int but DeviceSelect::If's (std::size_t), its selected
+// counts std::size_t. The course's units and Thrust are timed through their device entry points
+// (device pointers, the caller's temporary storage, the stream; Thrust's allocations served from
+// it), at the process-wide block_sizes() that the course's units read at each launch (the
+// library's defaults: outside the sweep nothing sets them). Every timed call is stream-ordered but
+// compact/thrust's: thrust::copy_if returns its count to the host, waiting for it (a round trip
+// that is part of its time, as for every caller of Thrust), so it runs under exec_tag::sync (no
+// blocking kernel, no batch).
 //
-// The block-size sweep (sc_bench's run_sweep): operation sweep_scan, the scans with a block size of
-// their own, ours (sweep_scan/single_pass: the Tuning of its call's environment) and the course's
-// (sweep_scan/naive at 2^24 alone, sweep_scan/efficient, sweep_scan/shared: the field of
-// block_sizes() each reads, put back after the state), at 64 ... 1024 threads a block (axis block,
-// which nvbench_to_csv.py makes the CSV's block_size) at n = 2^24 and 2^28. Its libraries are
-// scan/cub's and scan/thrust's rows at the same n, which bench/plot/plot.py's plot_sweep draws as
-// lines and anchors.py compares sweep_scan's rows with, as in sc_bench's CSV.
+// The block-size sweep: operation sweep_scan, the scans with a block size of their own, ours
+// (sweep_scan/single_pass: the Tuning of its call's environment) and the course's (sweep_scan/naive
+// at 2^24 alone, sweep_scan/efficient, sweep_scan/shared: the field of block_sizes() each reads,
+// put back after the state), at 64 ... 1024 threads a block (axis block, which nvbench_to_csv.py
+// makes the CSV's block_size) at n = 2^24 and 2^28. Its libraries are scan/cub's and scan/thrust's
+// rows at the same n, which bench/plot/plot.py's plot_sweep draws as lines and anchors.py compares
+// sweep_scan's rows with.
 //
-// Not here: sc_bench's other sizes (2^10 ... 2^28, 2^20-3, 2^28-3); the block_size column of the
-// rows outside the sweep (nvbench_to_csv.py takes it from an axis block alone: 0 here); the
-// course's host-pointer interfaces (Naive::scan(n, odata, idata) and the like, which allocate, copy
-// in and out and time themselves), which sc_bench does not time either.
+// Not here: sizes other than powers of two; the block_size column of the rows outside the sweep
+// (nvbench_to_csv.py takes it from an axis block alone: 0 here); the course's host-pointer
+// interfaces (Naive::scan(n, odata, idata) and the like, which allocate, copy in and out and time
+// themselves).
 //
-// Bytes as sc_bench counts them: the copy, the scans and the partitions read and write every item
+// Bytes, the least each must move: the copy, the scans and the partitions read and write every item
 // (8n); a compaction reads every item and writes the kept ones and a 4-byte count. NVBench's cold
 // runs flush the L2 between samples. Each output (count included) and the temporary storage are
 // poisoned before the timed runs, and what the last one wrote is checked in full afterwards against
@@ -41,7 +41,7 @@
 // each less one, their count as the int it is; Thrust's count as copy_if returned it.
 #include "arena.h"
 #include "check.cuh"
-#include "report.h"  // kScanSeed: the scan part's inputs in every program that times it
+#include "scan_inputs.cuh"
 
 #include <stream_compaction/device/scan.cuh>
 #include <stream_compaction/device/select.cuh>
@@ -61,9 +61,7 @@
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
 
-#include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -74,79 +72,26 @@ namespace {
 namespace SC = StreamCompaction;
 using Below = SC::LessThan<int>;  // the compactions' predicate: x < keep percent
 
-const std::vector<nvbench::int64_t> kScanLog2 = {20, 24, 28};
-// The naive scan does O(n log n) work: sc_bench leaves it out above 2^26 (kNaiveMax; but with --all).
-const std::vector<nvbench::int64_t> kNaiveLog2 = {20, 24};
-const std::vector<nvbench::int64_t> kSweepLog2 = {24, 28};  // sc_bench's kSweepLog2
+// The part's axes, inputs and CPU references, shared with the CCCL anchors (scan_inputs.cuh).
+using scan_inputs::count_difference;
+using scan_inputs::exclusive_sum_of;
+using scan_inputs::Falses;
+using scan_inputs::kPartitionPercents;
+using scan_inputs::kPercentsKept;
+using scan_inputs::kScanLog2;
+using scan_inputs::scan_input;
+using scan_inputs::Selected;
+using scan_inputs::selection_of;
+
+// The naive scan does O(n log n) work: left out above 2^26 (--axis still takes it there).
+const std::vector<nvbench::int64_t> kNaiveLog2 = profile_log2({20, 24}, every_other_log2(10, 26));
+const std::vector<nvbench::int64_t> kSweepLog2 = {24, 28};
 const std::vector<nvbench::int64_t> kNaiveSweepLog2 = {24};
-const std::vector<nvbench::int64_t> kSweepBlocks = {64, 128, 256, 512, 1024};  // sc_bench's kSweepBlocks
-// Thrust's storage beyond CUB's: the counter of copy_if, and room to spare, as sc_bench reserves it
-// (its temp_bytes_for). A Thrust scan's request beyond its storage would be met by a cudaMalloc
-// inside the timed run (Thrust::exclusive_scan's ScratchAllocator), a copy_if's throws (Arena).
+const std::vector<nvbench::int64_t> kSweepBlocks = {64, 128, 256, 512, 1024};
+// Thrust's storage beyond CUB's: the counter of copy_if, and room to spare. A Thrust scan's request
+// beyond its storage would be met by a cudaMalloc inside the timed run (Thrust::exclusive_scan's
+// ScratchAllocator), a copy_if's throws (Arena).
 constexpr std::size_t kThrustExtraBytes = std::size_t{1} << 20;
-
-// The inputs of every benchmark of the part, on the device and as the CPU computes them.
-SC::DeviceBuffer<int> scan_input(std::size_t n, cudaStream_t stream) {
-    SC::DeviceBuffer<int> in(n);
-    fill_percentiles<<<fill_blocks(n), kFillThreads, 0, stream>>>(in.get(), n, kScanSeed);
-    SC_CHECK_LAUNCH(fill_percentiles);
-    return in;
-}
-std::vector<int> host_input(std::size_t n) {
-    return generated<int>(n, [](std::size_t i) { return static_cast<int>(index_hash(i, kScanSeed) % 100u); });
-}
-
-// The exclusive sum of the inputs, wrapping as the GPU's int additions do (computed once per n).
-std::shared_ptr<const std::vector<int>> exclusive_sum_of(std::size_t n) {
-    return cached_reference<std::vector<int>>("exclusive sum n=" + std::to_string(n), [n] {
-        const std::vector<int> in = host_input(n);
-        std::vector<int> out(n);
-        unsigned sum = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            out[i] = static_cast<int>(sum);
-            sum += static_cast<unsigned>(in[i]);
-        }
-        return out;
-    });
-}
-
-// The items x < keep in order, then (partitions) the others in order or reversed; and how many
-// were kept. Each piece of the input counts its kept items, then writes them (and its others) at
-// the offsets the counts before it give.
-enum class Falses { None, InOrder, Reversed };
-struct Selected {
-    std::vector<int> items;
-    std::size_t kept = 0;
-    std::size_t footprint() const { return items.size() * sizeof(int); }
-};
-Selected selected_of(const std::vector<int> &in, int keep, Falses falses) {
-    const auto pieces = pieces_of(in.size());
-    std::vector<std::size_t> kept_before(pieces.size() + 1, 0);
-    for_each_piece(pieces, [&](std::size_t p, std::size_t begin, std::size_t end) {
-        kept_before[p + 1] = static_cast<std::size_t>(
-            std::count_if(in.begin() + begin, in.begin() + end, [keep](int x) { return x < keep; }));
-    });
-    for (std::size_t p = 0; p < pieces.size(); ++p) kept_before[p + 1] += kept_before[p];
-    Selected out;
-    out.kept = kept_before.back();
-    out.items.resize(falses == Falses::None ? out.kept : in.size());
-    for_each_piece(pieces, [&](std::size_t p, std::size_t begin, std::size_t end) {
-        std::size_t kept = kept_before[p], other = begin - kept_before[p];  // the others before this piece
-        for (std::size_t i = begin; i < end; ++i) {
-            if (in[i] < keep) out.items[kept++] = in[i];
-            else if (falses == Falses::InOrder) out.items[out.kept + other++] = in[i];
-            else if (falses == Falses::Reversed) out.items[in.size() - 1 - other++] = in[i];
-        }
-    });
-    return out;
-}
-
-// selected_of the inputs of n items, computed once per point.
-std::shared_ptr<const Selected> selection_of(std::size_t n, int keep, Falses falses) {
-    const std::string key = "selection n=" + std::to_string(n) + " keep=" + std::to_string(keep) +
-                            " falses=" + std::to_string(static_cast<int>(falses));
-    return cached_reference<Selected>(key, [=] { return selected_of(host_input(n), keep, falses); });
-}
 
 void copy_bandwidth(nvbench::state &state) {
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
@@ -202,8 +147,8 @@ void scan_single_pass(nvbench::state &state) {
               });
 }
 
-// Thrust's scan is CUB's, its storage from ours: twice CUB's and kThrustExtraBytes, as sc_bench's
-// shared storage has room to spare, so that no timed run allocates.
+// Thrust's scan is CUB's, its storage from ours: twice CUB's and kThrustExtraBytes, room to spare,
+// so that no timed run allocates.
 void scan_thrust(nvbench::state &state) {
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
     time_scan(state, 2 * SC::Thrust::scan_temp_bytes(n) + kThrustExtraBytes, SC::Thrust::exclusive_scan);
@@ -276,19 +221,10 @@ void sweep_scan_single_pass(nvbench::state &state) {
               });
 }
 
-// "" when a selection's count (of the implementation's own type: std::size_t, int, or a difference of
-// pointers) is `kept`, else what it is. A negative one (a poisoned int) is never `kept`.
-template <class Count>
-std::string count_difference(Count got, std::size_t kept) {
-    if (static_cast<std::size_t>(got) == kept) return "";
-    return "count " + std::to_string(got) + ", expected " + std::to_string(kept);
-}
-
 // One selection implementation (a compaction or a partition): select(in, out, d_count, n, pred,
 // temp, temp_bytes, stream) writes the count to d_count (a std::size_t); its output is checked
-// against `falses`'s reference, the count against the number kept. Bytes as sc_bench counts them:
-// a compaction reads the inputs and writes the kept items and a 4-byte count; a partition reads and
-// writes every item.
+// against `falses`'s reference, the count against the number kept. Bytes: a compaction reads the
+// inputs and writes the kept items and a 4-byte count; a partition reads and writes every item.
 template <class Select>
 void time_select(nvbench::state &state, Falses falses, std::size_t temp_bytes, Select select) {
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
@@ -339,7 +275,7 @@ void compact_single_pass(nvbench::state &state) {
 
 // thrust::copy_if returns the end of its output, so it waits for the count on the host: NVBench must
 // not block the stream (exec_tag::sync). Its storage (CUB's select storage and its own counter) comes
-// from an Arena over ours, a fresh one each call (an Arena serves one), as sc_bench serves it.
+// from an Arena over ours, a fresh one each call (an Arena serves one).
 void compact_thrust(nvbench::state &state) {
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
     const int keep = std::stoi(state.get_string("param"));
@@ -373,7 +309,7 @@ void compact_thrust(nvbench::state &state) {
     record_difference(state, first_difference(read_back(out.get(), expected->kept, stream), expected->items));
 }
 
-// sc_bench's restatement of x < keep for the course's compactions, which keep the non-zero items:
+// The restatement of x < keep for the course's compactions, which keep the non-zero items:
 // a kept x as x + 1 (x may be 0), every other item as 0.
 __global__ void to_nonzero_selection(const int *in, int *out, std::size_t count, int keep) {
     for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
@@ -459,9 +395,6 @@ void partition_single_pass_stable(nvbench::state &state) {
                     SC::stable_partition(in, out, count, n, pred, temp, bytes, s);
                 });
 }
-
-const std::vector<std::string> kPercentsKept = {"5", "50", "95"};  // sc_bench's kPercentKept
-const std::vector<std::string> kPartitionPercents = {"50"};
 
 // Names "<operation>/<implementation>", axes n and param: what bench/nvbench/nvbench_to_csv.py makes
 // the CSV's rows of. (NVBENCH_BENCH pastes the function's name into its own: unqualified, here.)

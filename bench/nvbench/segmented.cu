@@ -1,7 +1,7 @@
-// The segmented part on NVBench (issue #48), on sc_bench's inputs (bench/segmented_inputs.cuh): n = 2^26 values in
-// each of sc_bench's four segmentations (axis param: geometric lengths of mean 4, 64 and 4096, empty segments among
-// them, and power-law lengths; make_segmentations), int values in [0, 16) (fill_values) and, for the operations
-// named _float, float values in [-1, 1) (fill_float_values, multiples of 2^-23: segmented_inputs.cuh).
+// The segmented part on NVBench (issue #48), on segmented_inputs.cuh's inputs: n = 2^26 values in each of four
+// segmentations (axis param: geometric lengths of mean 4, 64 and 4096, empty segments among them, and power-law
+// lengths; make_segmentations), int values in [0, 16) (fill_values) and, for the operations named _float, float
+// values in [-1, 1) (fill_float_values, multiples of 2^-23: segmented_inputs.cuh).
 // Timed: the exclusive segmented sum (segmented_scan, segmented_scan_float), ours by head flags (flags) and by CSR
 // offsets (offsets), against CUB's DeviceScan::ExclusiveSumByKey (cub) and, on ints only, Thrust's
 // exclusive_scan_by_key (thrust) on segment ids as keys; and the per-segment sums (segmented_reduce,
@@ -9,19 +9,19 @@
 // DeviceSegmentedReduce::Sum (cub) and, on segment ids as keys, CUB's DeviceReduce::ReduceByKey
 // (cub_reduce_by_key) and, on ints only, Thrust's reduce_by_key (thrust_reduce_by_key), which write the non-empty
 // segments only. The float rows put a price on the fixed-order look-back that our scans and reductions take for
-// floating-point values (the same bits on every run), beside the int rows' decoupled one; sc_bench times them
-// against CUB alone. The libraries are called as sc_bench calls them: int item counts, an int64 segment count,
-// Thrust's temporary storage from an Arena. Thrust's reduce_by_key returns its count to the host, waiting for it,
-// so its states run under exec_tag::sync (no blocking kernel, no batch).
+// floating-point values (the same bits on every run), beside the int rows' decoupled one; they are timed against
+// CUB alone. The libraries are called with int item counts, an int64 segment count, Thrust's temporary storage
+// from an Arena. Thrust's reduce_by_key returns its count to the host, waiting for it, so its states run under
+// exec_tag::sync (no blocking kernel, no batch).
 //
-// Bytes as sc_bench counts them: the values read and the results written (4n + 4n for a scan, 4n + 4 per
-// segment for every reduction; float is 4 bytes too), not the segment description, whose form differs between
-// implementations. Every output, and the temporary storage, is poisoned before the timed runs; what the last one
-// wrote is checked in full against the CPU's sums on the same inputs: the scans' n items; the reductions' one sum
-// per segment (0 for an empty one); the reductions by key's count of runs, their keys (the ids of the non-empty
-// segments, in order) and their sums. Int sums must be equal; float sums pass by sc_bench's rule (within
-// kFloatTolerance of the reference's largest magnitude, at least 1; no NaN) against the exact sums, which the CPU
-// gets in double whatever its order, and no float may be left as the poison (float_difference says why).
+// Bytes: the values read and the results written (4n + 4n for a scan, 4n + 4 per segment for every reduction;
+// float is 4 bytes too), not the segment description, whose form differs between implementations. Every output,
+// and the temporary storage, is poisoned before the timed runs; what the last one wrote is checked in full
+// against the CPU's sums on the same inputs: the scans' n items; the reductions' one sum per segment (0 for an
+// empty one); the reductions by key's count of runs, their keys (the ids of the non-empty segments, in order) and
+// their sums. Int sums must be equal; float sums must be within kFloatTolerance of the reference's largest
+// magnitude (at least 1; no NaN) of the exact sums, which the CPU gets in double whatever its order, and no float
+// may be left as the poison (float_difference says why).
 #include "arena.h"
 #include "check.cuh"
 #include "segmented_inputs.cuh"
@@ -49,7 +49,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -59,124 +58,21 @@ namespace {
 namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 using SC::SegmentedReduceAlgorithm;
+// The part's inputs, axes and the CPU's exclusive segment sums, shared with the CCCL anchors
+// (segmented_inputs.cuh).
+using segmented_inputs::exclusive_segment_sums;
+using segmented_inputs::HostSum;
 using segmented_inputs::kFloatTolerance;
-using segmented_inputs::Segmentation;
+using segmented_inputs::kIsFloat;
+using segmented_inputs::kSegmentationNames;
+using segmented_inputs::kSegmentedLog2;
+using segmented_inputs::make_inputs;
+using segmented_inputs::NamedSegmentation;
+using segmented_inputs::SegmentedInputs;
+using segmented_inputs::segmentation_named;
 
-const std::vector<nvbench::int64_t> kSegmentedLog2 = {segmented_inputs::kLog2};
-// make_segmentations's names, in its order: sc_bench's params.
-const std::vector<std::string> kSegmentationNames = {"mean 4", "mean 64", "mean 4096", "power-law"};
-// Thrust's storage beyond that of the CUB call it makes (sc_bench's allowance).
+// Thrust's storage beyond that of the CUB call it makes: room to spare for its own allocations.
 constexpr std::size_t kThrustExtraBytes = std::size_t{1} << 20;
-
-// The values' type: int (the segmented_scan and segmented_reduce rows) or float (their _float rows).
-template <class V>
-constexpr bool kIsFloat = std::is_same_v<V, float>;
-
-// What the CPU sums V's in: int for the ints (in [0, 16): no sum of 2^26 of them overflows); double for the
-// floats, where every sum is exact (multiples of 2^-23 of magnitude below 2^26: 49 bits), so the reference is
-// the same in any order of association, the true sums.
-template <class V>
-using HostSum = std::conditional_t<kIsFloat<V>, double, int>;
-
-template <class V>
-const char *value_name() {
-    return kIsFloat<V> ? "float" : "int";
-}
-
-// Value i as the fill kernels compute it: the float expression is exact, so the host's rounding is the device's.
-template <class V>
-V value_at(std::size_t i) {
-    if constexpr (kIsFloat<V>)
-        return segmented_inputs::float_value(i);
-    else
-        return static_cast<int>(index_hash(i, segmented_inputs::kValueSeed) & 15u);
-}
-
-template <class V>
-void fill_values_on(V *values, std::size_t n, cudaStream_t stream) {
-    if constexpr (kIsFloat<V>) {
-        segmented_inputs::fill_float_values<<<fill_blocks(n), kFillThreads, 0, stream>>>(values, n);
-        SC_CHECK_LAUNCH(fill_float_values);
-    } else {
-        segmented_inputs::fill_values<<<fill_blocks(n), kFillThreads, 0, stream>>>(values, n);
-        SC_CHECK_LAUNCH(fill_values);
-    }
-}
-
-// The four segmentations of n elements. make_segmentations draws all four from one generator, in
-// order, so they are made together, once per n (about a second on the host at 2^26) and kept.
-struct Segmentations {
-    std::vector<Segmentation> all;
-    std::size_t footprint() const {
-        std::size_t bytes = 0;
-        for (const Segmentation &segmentation : all) bytes += segmentation.offsets.size() * sizeof(int);
-        return bytes;
-    }
-};
-
-// The state's segmentation (kept alive by its holder); null when its name is none of them.
-struct NamedSegmentation {
-    std::shared_ptr<const Segmentations> holder;
-    const Segmentation *segmentation;
-};
-NamedSegmentation segmentation_named(std::size_t n, const std::string &name) {
-    auto made = cached_reference<Segmentations>("segmentations n=" + std::to_string(n),
-                                                [n] { return Segmentations{segmented_inputs::make_segmentations(n)}; });
-    for (const Segmentation &segmentation : made->all)
-        if (segmentation.name == name) return {made, &segmentation};
-    return {made, nullptr};
-}
-
-// The values as the CPU computes them, once per n and type.
-template <class V>
-std::shared_ptr<const std::vector<V>> host_values_of(std::size_t n) {
-    return cached_reference<std::vector<V>>(
-        std::string("segmented values ") + value_name<V>() + " n=" + std::to_string(n),
-        [n] { return generated<V>(n, value_at<V>); });
-}
-
-// A state's inputs: the values on the device and, as the CPU computes them, on the host; the segmentation
-// in every form the implementations take (segment ids as keys, uint8 head flags, CSR offsets) on the device.
-template <class V>
-struct SegmentedInputs {
-    std::string point;  // n, the segmentation's name and the values' type: the key of this point's references
-    std::size_t n, segments;
-    NamedSegmentation segmentation;
-    std::shared_ptr<const std::vector<V>> host_values;
-    DeviceBuffer<V> values;
-    DeviceBuffer<int> keys, offsets;
-    DeviceBuffer<std::uint8_t> flags;
-    const std::vector<int> &host_offsets() const { return segmentation.segmentation->offsets; }
-};
-
-// The keys and flags are made on the host by pieces of the segments, each piece writing its own
-// segments' elements.
-template <class V>
-SegmentedInputs<V> make_inputs(NamedSegmentation segmentation, std::size_t n, cudaStream_t stream) {
-    const std::vector<int> &offsets = segmentation.segmentation->offsets;
-    const std::size_t segments = offsets.size() - 1;
-    std::vector<int> keys(n);
-    std::vector<std::uint8_t> flags(n, 0);
-    parallel_for(segments, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t s = begin; s < end; ++s) {
-            std::fill(keys.begin() + offsets[s], keys.begin() + offsets[s + 1], static_cast<int>(s));
-            if (offsets[s] < offsets[s + 1]) flags[offsets[s]] = 1;
-        }
-    });
-    const std::string point =
-        "n=" + std::to_string(n) + " " + segmentation.segmentation->name + " " + value_name<V>();
-    SegmentedInputs<V> in{point,
-                          n,
-                          segments,
-                          std::move(segmentation),
-                          host_values_of<V>(n),
-                          DeviceBuffer<V>(n),
-                          DeviceBuffer<int>::from_host(keys.data(), n),
-                          DeviceBuffer<int>::from_host(offsets.data(), offsets.size()),
-                          DeviceBuffer<std::uint8_t>::from_host(flags.data(), n)};
-    fill_values_on(in.values.get(), n, stream);
-    return in;
-}
 
 // The state's inputs; none (the state skipped) where its param names no segmentation.
 template <class V>
@@ -188,26 +84,6 @@ std::optional<SegmentedInputs<V>> state_inputs(nvbench::state &state) {
         return std::nullopt;
     }
     return make_inputs<V>(std::move(segmentation), n, state.get_cuda_stream());
-}
-
-// Each element's sum of the values before it in its segment, by pieces of the segments; once per point.
-template <class V>
-std::shared_ptr<const std::vector<HostSum<V>>> exclusive_segment_sums(const SegmentedInputs<V> &in) {
-    return cached_reference<std::vector<HostSum<V>>>("exclusive segment sums " + in.point, [&in] {
-        const std::vector<int> &offsets = in.host_offsets();
-        const std::vector<V> &values = *in.host_values;
-        std::vector<HostSum<V>> out(in.n);
-        parallel_for(in.segments, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t s = begin; s < end; ++s) {
-                HostSum<V> sum = 0;
-                for (int i = offsets[s]; i < offsets[s + 1]; ++i) {
-                    out[i] = sum;
-                    sum += values[i];
-                }
-            }
-        });
-        return out;
-    });
 }
 
 // Each segment's sum, 0 for an empty one; once per point.
@@ -243,10 +119,10 @@ std::string shown(double value) {
     return text;
 }
 
-// "" when a float output passes, else its first item that fails. sc_bench's rule (bench/cases/segmented.cu's
-// matches): every |got - expected| within kFloatTolerance of max(1, the largest |expected|), NaN failing.
-// Beyond sc_bench's, an item whose bits are the poison's fails, unwritten: the poison, about -2.9e-16, is within
-// that tolerance of a 0, and no sum of these values can be it (every one is 0 or at least 2^-23 in magnitude).
+// "" when a float output passes, else its first item that fails: every |got - expected| within kFloatTolerance
+// of max(1, the largest |expected|), NaN failing; and an item whose bits are the poison's fails, unwritten: the
+// poison, about -2.9e-16, is within that tolerance of a 0, and no sum of these values can be it (every one is 0
+// or at least 2^-23 in magnitude).
 std::string float_difference(const std::vector<float> &got, const std::vector<double> &expected,
                              const std::string &item) {
     if (got.size() != expected.size())
@@ -297,7 +173,7 @@ void time_scan(nvbench::state &state, TempBytes temp_bytes, Scan scan) {
     record_difference(state, difference);
 }
 
-// cub::DeviceScan::ExclusiveSumByKey's storage, as sc_bench calls it: int item count, equal_to on the keys.
+// cub::DeviceScan::ExclusiveSumByKey's storage, called with an int item count, equal_to on the keys.
 template <class V>
 std::size_t cub_scan_bytes(std::size_t n) {
     std::size_t bytes = 0;
@@ -464,7 +340,7 @@ void time_reduce_by_key(nvbench::state &state, ExecTag tag, RunCount run_count, 
     record_difference(state, difference);
 }
 
-// cub::DeviceReduce::ReduceByKey's storage, as sc_bench calls it: int item count, cuda::std::plus.
+// cub::DeviceReduce::ReduceByKey's storage, called with an int item count, cuda::std::plus.
 template <class V>
 std::size_t cub_reduce_by_key_bytes(std::size_t n) {
     std::size_t bytes = 0;
@@ -545,7 +421,7 @@ NVBENCH_BENCH(segmented_reduce_item_tiles)
     .add_int64_power_of_two_axis("n", kSegmentedLog2)
     .add_string_axis("param", kSegmentationNames);
 
-// sc_bench's float rows: its implementations of the int operations but Thrust's, in the same order.
+// The float rows: the int operations' implementations but Thrust's, in the same order.
 NVBENCH_BENCH(segmented_scan_float_cub)
     .set_name("segmented_scan_float/cub")
     .add_int64_power_of_two_axis("n", kSegmentedLog2)

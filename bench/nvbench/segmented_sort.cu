@@ -1,27 +1,25 @@
-// The segmented-sort part on NVBench (issue #48), on sc_bench's inputs (bench/segmented_sort_inputs.cuh): n =
-// 2^24 int32 keys (axis n: sc_bench's one size, kLog2) with int32 values, index hashes of every bit (seeds
-// kKeySeed, kValueSeed; fill_masked_hashes), in segments of three size classes (axis param: "tiny", uniform
-// lengths 1..15; "mixed", Pareto, alpha 1.2, at most 4e5: many short and empty segments, a few of hundreds of
-// thousands; "huge", 2^20 .. 2^22; make_offsets). Timed: the stable sort of every segment's keys
-// (segmented_sort_keys) and of its keys carrying their values (segmented_sort_pairs), ours (ours) against
-// CUB's DeviceSegmentedSort::StableSortKeys and StableSortPairs (cub), called as sc_bench calls them: int
-// item and segment counts, the begin and end offsets from one array. Above its PARTITIONING_THRESHOLD (500
-// segments from sm_86 on: tiny and mixed) CUB copies the sizes of its segment groups to the host and waits
-// for them, so its states run under exec_tag::sync (no blocking kernel, no batch); its timed calls include
-// that wait, as sc_bench's do. sc_bench does not rotate these buffers (2^24 keys and values are past L2);
-// NVBench's cold runs flush the L2 between samples.
+// The segmented-sort part on NVBench (issue #48), on segmented_sort_inputs.cuh's inputs: n = 2^24 int32 keys
+// (axis n: the one size, kLog2) with int32 values, index hashes of every bit (seeds kKeySeed, kValueSeed;
+// fill_masked_hashes), in segments of three size classes (axis param: "tiny", uniform lengths 1..15; "mixed",
+// Pareto, alpha 1.2, at most 4e5: many short and empty segments, a few of hundreds of thousands; "huge", 2^20 ..
+// 2^22; make_offsets). Timed: the stable sort of every segment's keys (segmented_sort_keys) and of its keys
+// carrying their values (segmented_sort_pairs), ours (ours) against CUB's DeviceSegmentedSort::StableSortKeys and
+// StableSortPairs (cub), called with int item and segment counts, the begin and end offsets from one array.
+// Above its PARTITIONING_THRESHOLD (500 segments from sm_86 on: tiny and mixed) CUB copies the sizes of its
+// segment groups to the host and waits for them, so its states run under exec_tag::sync (no blocking kernel, no
+// batch); its timed calls include that wait. NVBench's cold runs flush the L2 between samples (2^24 keys and
+// values are past L2 anyway).
 //
-// Bytes as sc_bench counts them: the keys (and values) read and written once, and the offsets read (8n for
-// keys, 16n for pairs, + 4 (segments + 1)). Every output, and the temporary storage, is poisoned before the
-// timed runs; what the last one wrote is checked in full against the CPU's stable sort of each segment
-// (std::stable_sort of its (key, value) pairs by key, from the definition of the inputs), keys and values
-// item by item (sc_bench checks against CUB's). One reference per point, kept (cached_reference), serves the
-// keys and the pairs, ours and CUB's. The CPU rather than a check on the device (each segment in order, a
-// hash sum of (segment, key, value) equal to the input's): sc_bench's values are hashes, not input positions,
-// so on the device a stable sort could not be told from an unstable one, where equal keys (thousands of
-// pairs in the huge segments of 32-bit hashes) must keep their input order. Sorted by pieces of the
-// segments of about equal item counts, one per hardware thread, the reference takes about one thread's sort
-// of the largest segment (2^22 pairs at most).
+// Bytes: the keys (and values) read and written once, and the offsets read (8n for keys, 16n for pairs, + 4
+// (segments + 1)). Every output, and the temporary storage, is poisoned before the timed runs; what the last one
+// wrote is checked in full against the CPU's stable sort of each segment (std::stable_sort of its (key, value)
+// pairs by key, from the definition of the inputs), keys and values item by item. One reference per point, kept
+// (cached_reference), serves the keys and the pairs, ours and CUB's. The CPU rather than a check on the device
+// (each segment in order, a hash sum of (segment, key, value) equal to the input's): the values are hashes, not
+// input positions, so on the device a stable sort could not be told from an unstable one, where equal keys
+// (thousands of pairs in the huge segments of 32-bit hashes) must keep their input order. Sorted by pieces of the
+// segments of about equal item counts, one per hardware thread, the reference takes about one thread's sort of
+// the largest segment (2^22 pairs at most).
 #include "check.cuh"
 #include "segmented_sort_inputs.cuh"
 
@@ -34,11 +32,9 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace bench {
@@ -47,23 +43,11 @@ namespace {
 namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 
-using namespace segmented_sort_inputs;  // sc_bench's size, seeds, size classes and offsets of these inputs
+using namespace segmented_sort_inputs;  // the size, seeds, size classes and offsets of these inputs, the
+                                        // part's axes, its inputs and the CPU's sorted segments (shared with
+                                        // the CCCL anchors)
 
-const std::vector<nvbench::int64_t> kSegmentedSortLog2 = {kLog2};
-// sc_bench's params, in its order.
-const std::vector<std::string> kSizeClassNames(std::begin(kSizeClasses), std::end(kSizeClasses));
-
-// A state's inputs: the offsets on the host and on the device, the keys (and, for pairs, the values) on
-// the device.
-struct SortInputs {
-    std::string point;  // n and the size class: the key of this point's references
-    std::size_t n, segments;
-    std::shared_ptr<const std::vector<int>> host_offsets;
-    DeviceBuffer<int> offsets, keys, values;
-};
-
-// The state's inputs; none (the state skipped) where its param names no size class. The offsets are
-// drawn by one generator in order, so once per point.
+// The state's inputs; none (the state skipped) where its param names no size class.
 std::optional<SortInputs> state_inputs(nvbench::state &state, bool pairs) {
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
     const std::string sizes = state.get_string("param");
@@ -71,76 +55,7 @@ std::optional<SortInputs> state_inputs(nvbench::state &state, bool pairs) {
         state.skip("no segment size class named " + sizes);
         return std::nullopt;
     }
-    const std::string point = "n=" + std::to_string(n) + " " + sizes;
-    std::shared_ptr<const std::vector<int>> host_offsets = cached_reference<std::vector<int>>(
-        "segmented sort offsets " + point, [n, sizes] { return make_offsets(n, sizes); });
-    SortInputs in{point,
-                  n,
-                  host_offsets->size() - 1,
-                  host_offsets,
-                  DeviceBuffer<int>::from_host(host_offsets->data(), host_offsets->size()),
-                  DeviceBuffer<int>(n),
-                  DeviceBuffer<int>(pairs ? n : 0)};
-    const cudaStream_t stream = state.get_cuda_stream();
-    fill_masked_hashes<<<fill_blocks(n), kFillThreads, 0, stream>>>(in.keys.get(), n, kKeySeed, ~0u);
-    SC_CHECK_LAUNCH(fill_masked_hashes);
-    if (pairs) {
-        fill_masked_hashes<<<fill_blocks(n), kFillThreads, 0, stream>>>(in.values.get(), n, kValueSeed, ~0u);
-        SC_CHECK_LAUNCH(fill_masked_hashes);
-    }
-    return in;
-}
-
-// The segments cut into one piece per hardware thread of about equal item counts (pieces_of the items; a
-// piece takes the segments that start in its items): pieces_of the segments would leave the huge class's
-// handful of segments (fewer than 2^16) to one thread, all of them.
-std::vector<std::pair<std::size_t, std::size_t>> segment_pieces(const std::vector<int> &offsets) {
-    const std::size_t segments = offsets.size() - 1, n = static_cast<std::size_t>(offsets.back());
-    std::vector<std::pair<std::size_t, std::size_t>> pieces;
-    std::size_t first = 0;
-    for (const auto &items : pieces_of(n)) {
-        const std::size_t end =
-            items.second == n ? segments
-                              : static_cast<std::size_t>(std::lower_bound(offsets.begin(), offsets.end(),
-                                                                          static_cast<int>(items.second)) -
-                                                         offsets.begin());
-        pieces.emplace_back(first, end);
-        first = end;
-    }
-    return pieces;
-}
-
-// Each segment's keys and values, stable-sorted by key: the inputs' (key i = index_hash(i, kKeySeed),
-// value i = index_hash(i, kValueSeed)) (key, value) pairs of the segment, std::stable_sort'ed by key alone.
-struct SortedSegments {
-    std::vector<int> keys, values;
-    std::size_t footprint() const { return (keys.size() + values.size()) * sizeof(int); }
-};
-SortedSegments sorted_segments_of(const std::vector<int> &offsets, std::size_t n) {
-    SortedSegments sorted{std::vector<int>(n), std::vector<int>(n)};
-    const auto by_key = [](const std::pair<int, int> &a, const std::pair<int, int> &b) { return a.first < b.first; };
-    for_each_piece(segment_pieces(offsets), [&](std::size_t, std::size_t begin, std::size_t end) {
-        std::vector<std::pair<int, int>> segment;
-        for (std::size_t s = begin; s < end; ++s) {
-            const auto first = static_cast<std::size_t>(offsets[s]), last = static_cast<std::size_t>(offsets[s + 1]);
-            segment.clear();
-            for (std::size_t i = first; i < last; ++i)
-                segment.emplace_back(static_cast<int>(index_hash(i, kKeySeed)),
-                                     static_cast<int>(index_hash(i, kValueSeed)));
-            std::stable_sort(segment.begin(), segment.end(), by_key);
-            for (std::size_t i = first; i < last; ++i) {
-                sorted.keys[i] = segment[i - first].first;
-                sorted.values[i] = segment[i - first].second;
-            }
-        }
-    });
-    return sorted;
-}
-
-// With values always: the keys' and the pairs' states, ours and CUB's, share one reference per point.
-std::shared_ptr<const SortedSegments> sorted_segments(const SortInputs &in) {
-    return cached_reference<SortedSegments>("segmented sort " + in.point,
-                                            [&in] { return sorted_segments_of(*in.host_offsets, in.n); });
+    return sort_inputs(n, sizes, pairs, state.get_cuda_stream());
 }
 
 // One sort of one state: its inputs, the poisoned outputs and storage (temp_bytes(n, segments) bytes),
@@ -196,7 +111,7 @@ void segmented_sort_keys_cub(nvbench::state &state) {
               });
 }
 
-// Ours at the library's default tuning, as sc_bench calls it; it never waits for the device.
+// Ours at the library's default tuning; it never waits for the device.
 void segmented_sort_keys_ours(nvbench::state &state) {
     time_sort(state, nvbench::exec_tag::none, false,
               [](std::size_t n, std::size_t) { return SC::segmented_sort_temp_bytes<int>(n); },

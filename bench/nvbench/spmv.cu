@@ -1,64 +1,60 @@
 // The SpMV part on NVBench (issue #48): y = A x (alpha 1, beta 0) in float (spmv_float) and double
-// (spmv_double), sc_bench's rows of it: cuSPARSE's CSR ALG1 and ALG2 (cusparse_alg1, cusparse_alg2), the
-// anchors, and ours, flat, merge_path, vector_csr (at the lanes Spmv plans from the mean row length; its row
-// named vector_csr, as sc_bench names it) and Auto; then, for the small matrices, sc_bench's
-// spmv_float_graph and spmv_double_graph rows: the same algorithms, sc_bench's batch of kGraphCalls
+// (spmv_double): cuSPARSE's CSR ALG1 and ALG2 (cusparse_alg1, cusparse_alg2), the anchors, and ours, flat,
+// merge_path, vector_csr (at the lanes Spmv plans from the mean row length) and Auto; then, for the small
+// matrices, spmv_float_graph and spmv_double_graph: the same algorithms, a batch of kGraphCalls
 // multiplications captured in one CUDA graph and replayed, the kernels' time without the launches'. On
-// sc_bench's matrices: every .mtx file of the matrix directory, in file-name order, then the generated
-// poisson_2d_2048, poisson_3d_160 and power_law_2^22 (made as sc_bench makes them). The float matrix is the
-// double one's values rounded; x is sc_bench's, uniform in [-1, 1) from std::mt19937(2024), made on the host
-// as there.
+// spmv_inputs.h's matrices: in the full profile (profile.h) every .mtx file of the matrix directory, in
+// file-name order, then the generated poisson_2d_2048, poisson_3d_160 and power_law_2^22. The float matrix
+// is the double one's values rounded; x is uniform in [-1, 1) from std::mt19937(2024), made on the host.
 //
 // One benchmark per operation and algorithm (spmv_float/auto, spmv_double/cusparse_alg1,
-// spmv_float_graph/merge_path, ...: names that NVBench's --benchmark can pick), in sc_bench's order: float's
+// spmv_float_graph/merge_path, ...: names that NVBench's --benchmark can pick), in this order: float's
 // algorithms, float's graphs, then double's; its axis param the matrices' names, a graph benchmark's only
-// those sc_bench gives graph rows (has_graph_rows: under kRotateBelowBytes of data in that type, so the
-// float and double lists can differ). Rows as sc_bench writes them: n is the matrix's nonzeros, param its
-// name, and Auto's implementation is named for what Auto chose for the matrix ("auto:vector_csr/8",
-// "auto:merge_path"). Neither can be an axis (a state's axes are a product of the benchmark's, and the
-// nonzeros are the matrix's), so each state says them in summaries that nvbench_to_csv.py reads: sc/n, and
-// sc/implementation; and sc/flops, sc_bench's 2 per nonzero, which NVBench has no counter of. NVBench fixes
-// the axes when a benchmark is registered, before main: so the matrices are read and generated when the
-// program starts (a few seconds; kept for the states: about 1.3 GB of host memory), and the benchmarks are
+// those with graph rows (has_graph_rows: under kGraphRowsBelowBytes of data in that type, so the float and
+// double lists can differ). In the rows, n is the matrix's nonzeros, param its name, and Auto's
+// implementation is named for what Auto chose for the matrix ("auto:vector_csr/8", "auto:merge_path").
+// Neither can be an axis (a state's axes are a product of the benchmark's, and the nonzeros are the
+// matrix's), so each state says them in summaries that nvbench_to_csv.py reads: sc/n, and
+// sc/implementation; and sc/flops, 2 per nonzero, which NVBench has no counter of. NVBench fixes the axes
+// when a benchmark is registered, before main: so the matrices are read and generated when the program
+// starts (a few seconds; kept for the states: about 1.3 GB of host memory), and the benchmarks are
 // registered in a loop rather than by NVBENCH_BENCH.
 //
 // The matrix directory: $SC_MATRIX_DIR, else .data/matrices of the working directory (the repository's
-// when run from its root, as tools/gpu_check.sh runs sc_nvbench, and sc_bench's third choice; the tests'
-// compile definition SC_MATRIX_DIR names the same directory, but sc_nvbench's target is not given it).
-// Without that directory, the generated matrices alone; a file that cannot be read is left out, with a
-// line on stderr, as sc_bench leaves it out.
+// when run from its root, as tools/gpu_check.sh runs sc_nvbench; the tests' compile definition
+// SC_MATRIX_DIR names the same directory, but sc_nvbench's targets are not given it). Without that
+// directory, the generated matrices alone; a file that cannot be read is left out, with a line on stderr.
 //
-// Bytes as sc_bench counts them, what an ideal CSR SpMV moves, each array once: the values, column
-// indices, row offsets and x read, y written. Bytes, items and sc/flops are those of one NVBench run: one
-// multiplication's, or in a graph state kGraphCalls times them.
+// Bytes: what an ideal CSR SpMV moves, each array once: the values, column indices, row offsets and x
+// read, y written. Bytes, items and sc/flops are those of one NVBench run: one multiplication's, or in a
+// graph state kGraphCalls times them.
 // Timing: one multiplication per NVBench run (spmv_<type>'s states), whose cold runs flush the L2 before
-// each. sc_bench keeps the matrix in L2 from one run to the next, as a solver multiplying by it again and
-// again would, and times the smaller matrices (under 256 MB of data) 10 calls at a time, launches included:
-// for a matrix that fits in L2 these times are the cold L2's, without launch gaps (NVBench's blocking
-// kernel), so not sc_bench's (NVBench's batch runs, back to back without a flush, are nearer to them, in the
-// JSON but not in the CSV). As in sc_bench, what is made once per matrix is made before the timed runs: the
-// Spmv (the merge path's tile corners, the cuSPARSE handle) and one call, which makes cuSPARSE's buffer and
+// each: for a matrix that fits in L2 these times are the cold L2's, without launch gaps (NVBench's
+// blocking kernel), not those of a solver that multiplies by the matrix again and again and finds it in
+// L2 (NVBench's batch runs, back to back without a flush, are nearer to those, in the JSON but not in the
+// CSV; so are the graph states). What is made once per matrix is made before the timed runs: the Spmv
+// (the merge path's tile corners, the cuSPARSE handle) and one call, which makes cuSPARSE's buffer and
 // ALG2's analysis.
 // A graph state's NVBench run is one cudaGraphLaunch, on NVBench's stream, of the graph captured before
 // the timed runs (on a stream of its own), whose kGraphCalls multiplications run back to back: the first
-// finds the L2 flushed, the others what the one before left there (sc_bench flushes none: every call finds
-// what the call before left). NVBench times the whole launch and has no divisor of a state's time (only its
-// bytes and items divide it): so its median is of kGraphCalls multiplications, which the state says in its
-// summary sc/calls_per_run, and the CSV's median_ms is that median over sc/calls_per_run (nvbench_to_csv.py
-// divides it). Its rates need no division: the bytes, items and flops are the run's.
+// finds the L2 flushed, the others what the one before left there. NVBench times the whole launch and has
+// no divisor of a state's time (only its bytes and items divide it): so its median is of kGraphCalls
+// multiplications, which the state says in its summary sc/calls_per_run, and the CSV's median_ms is that
+// median over sc/calls_per_run (nvbench_to_csv.py divides it). Its rates need no division: the bytes,
+// items and flops are the run's.
 //
 // Check: y and the temporary storage are poisoned before the timed runs; the y of the last is compared in
 // full with the CPU's product of the same matrix and x, each row summed in double: no row may still hold
 // the poison's bytes (unwritten), and every |y - y_cpu| must be within 1e-4 (float) or 1e-10 (double) of
-// max |y_cpu|, NaN failing (sc_bench's tolerances, which it applies against cuSPARSE ALG1's y: the CPU's
-// double sums are nearer the exact product than that y, rounded in V). Auto's choice is checked against
-// the plan that plan_spmv makes from the matrix's row lengths. The CPU's product is made once per matrix
-// and type, and kept for the other algorithms' states, the graph states' included (host_reference.h).
+// max |y_cpu|, NaN failing (tolerances set for a comparison with cuSPARSE ALG1's y, rounded in V: the
+// CPU's double sums are nearer the exact product than that y). Auto's choice is checked against the plan that plan_spmv
+// makes from the matrix's row lengths. The CPU's product is made once per matrix and type, and kept for
+// the other algorithms' states, the graph states' included (host_reference.h).
 #include "check.cuh"
+#include "profile.h"
 #include "spmv_inputs.h"
 
 #include <stream_compaction/device/spmv.cuh>
-#include <stream_compaction/io/matrix_generators.h>
 #include <stream_compaction/io/matrix_market.h>
 #include <stream_compaction/support/device_buffer.h>
 
@@ -67,7 +63,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -93,24 +88,23 @@ struct NamedAlgorithm {
     SpmvAlgorithm algorithm;
     const char *name;
 };
-// sc_bench's names of the algorithms (its kImpls'), which Auto's row also takes for its choice.
+// The algorithms' names, in the benchmarks' names and the rows; Auto's row also takes them for its choice.
 constexpr NamedAlgorithm kAlgorithmNames[] = {{SpmvAlgorithm::CusparseCsrAlg1, "cusparse_alg1"},
                                               {SpmvAlgorithm::CusparseCsrAlg2, "cusparse_alg2"},
                                               {SpmvAlgorithm::Flat, "flat"},
                                               {SpmvAlgorithm::MergePath, "merge_path"},
                                               {SpmvAlgorithm::VectorCsr, "vector_csr"},
                                               {SpmvAlgorithm::Auto, "auto"}};
-// The algorithms timed, in sc_bench's order (its kImpls'): the anchors first.
+// The algorithms timed, in order: the anchors first.
 constexpr SpmvAlgorithm kTimedAlgorithms[] = {SpmvAlgorithm::CusparseCsrAlg1, SpmvAlgorithm::CusparseCsrAlg2,
                                               SpmvAlgorithm::Flat,            SpmvAlgorithm::MergePath,
                                               SpmvAlgorithm::VectorCsr,       SpmvAlgorithm::Auto};
 
-// How a state runs its multiplications: one call per NVBench run (spmv_<type>), or sc_bench's batch
+// How a state runs its multiplications: one call per NVBench run (spmv_<type>), or kGraphCalls calls
 // captured in one CUDA graph, one launch of it per run (spmv_<type>_graph).
 enum class Timing { Direct, Graph };
 
-// The calls of a graph state's graph: sc_bench's kSmallBatch (cases/spmv.cu), the batch its graph rows
-// capture.
+// The multiplications a graph state's graph holds, back to back.
 constexpr int kGraphCalls = 10;
 
 std::string name_of(SpmvAlgorithm algorithm) {
@@ -119,7 +113,7 @@ std::string name_of(SpmvAlgorithm algorithm) {
     return "unnamed";
 }
 
-// The row's implementation, as sc_bench names it: the algorithm's name; for Auto, "auto:" and the name of
+// The row's implementation: the algorithm's name; for Auto, "auto:" and the name of
 // what it chose, with vector-CSR's lanes ("auto:vector_csr/8").
 std::string implementation_name(SpmvAlgorithm algorithm, const SpmvPlan &auto_plan) {
     if (algorithm != SpmvAlgorithm::Auto) return name_of(algorithm);
@@ -128,7 +122,7 @@ std::string implementation_name(SpmvAlgorithm algorithm, const SpmvPlan &auto_pl
     return name;
 }
 
-// sc_bench's bytes of one multiplication in V (the top comment): those read, and those written.
+// The bytes of one multiplication in V (the top comment): those read, and those written.
 template <class V>
 std::size_t read_bytes(std::size_t rows, std::size_t cols, std::size_t nnz) {
     return nnz * (sizeof(V) + sizeof(int)) + (rows + 1) * sizeof(int) + cols * sizeof(V);
@@ -138,17 +132,20 @@ std::size_t written_bytes(std::size_t rows) {
     return rows * sizeof(V);
 }
 
-// Whether sc_bench times the matrix in V in batches, and so gives it graph rows: under kRotateBelowBytes
-// (timing.h) of data, as cases/spmv.cu's run_matrix decides.
+// The graph rows' matrices: under this much data (the matrix in V, x and y), where the launches' cost is
+// a large part of a call's time; the replayed graph repeats one call on the same data, as a solver's
+// iterations do, so a matrix of this size is largely in L2 (50-60 MiB) from the previous call.
+constexpr std::size_t kGraphRowsBelowBytes = std::size_t{256} << 20;
+
+// Whether the matrix in V has graph rows: under kGraphRowsBelowBytes of data.
 template <class V>
 bool has_graph_rows(const CsrMatrix<double> &matrix) {
     const std::size_t rows = matrix.rows, cols = matrix.cols;
-    return read_bytes<V>(rows, cols, matrix.nnz()) + written_bytes<V>(rows) < kRotateBelowBytes;
+    return read_bytes<V>(rows, cols, matrix.nnz()) + written_bytes<V>(rows) < kGraphRowsBelowBytes;
 }
 
-// `calls` calls of call(stream) captured on `stream` as sc_bench's median_graph_ms captures them (thread-local
-// mode) and instantiated, given back when it goes. A call that throws ends the capture, so that the stream can
-// be used again.
+// `calls` calls of call(stream) captured on `stream` (thread-local mode) and instantiated, given back when it
+// goes. A call that throws ends the capture, so that the stream can be used again.
 class CapturedGraph {
   public:
     template <class Call>
@@ -188,10 +185,11 @@ std::string matrix_directory() {
     return from_environment != nullptr && *from_environment != '\0' ? from_environment : ".data/matrices";
 }
 
-// sc_bench's matrices, in its order (spmv_inputs.h). Those that cannot be made are left out, each with a
-// line on stderr; so is the directory, if it cannot be read.
+// The matrices (spmv_inputs.h): the matrix directory's files (in the full profile alone: profile.h), then
+// the generated ones. Those that cannot be made are left out, each with a line on stderr; so is the
+// directory, if it cannot be read.
 std::vector<Matrix> load_matrices() {
-    const std::string dir = matrix_directory();
+    const std::string dir = profile() == Profile::Full ? matrix_directory() : "";
     std::vector<MatrixSource> sources;
     try {
         sources = spmv_matrix_sources(dir);
@@ -250,7 +248,14 @@ std::string y_mismatch(const std::vector<V> &got, const std::vector<double> &exp
     return "";
 }
 
-// One state: `algorithm` on `host` (V's values) and sc_bench's x, timed as `timing` says.
+// A new stream that does not synchronize with the legacy default stream.
+inline cudaStream_t non_blocking_stream() {
+    cudaStream_t stream = nullptr;
+    SC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    return stream;
+}
+
+// One state: `algorithm` on `host` (V's values) and spmv_vector's x, timed as `timing` says.
 template <class V>
 void time_multiplication(nvbench::state &state, const CsrMatrix<V> &host, SpmvAlgorithm algorithm,
                          const SpmvPlan &auto_plan, Timing timing) {
@@ -258,8 +263,8 @@ void time_multiplication(nvbench::state &state, const CsrMatrix<V> &host, SpmvAl
     // A graph's capture stream: non-blocking, unlike NVBench's (cudaStreamCreate), whose capture any work on
     // the legacy default stream would invalidate (cudaErrorStreamCaptureImplicit); made before the Spmv, to
     // outlive it: a cuSPARSE Spmv's handle keeps the stream of its last call, a captured one.
-    std::optional<Stream> capture;
-    if (timing == Timing::Graph) capture.emplace();
+    std::optional<nvbench::cuda_stream> capture;
+    if (timing == Timing::Graph) capture.emplace(non_blocking_stream(), /*owning=*/true);
     const SC::DeviceCsr<V> matrix(host);
     const std::vector<V> x_host = spmv_vector<V>(host.cols);
     const DeviceBuffer<V> x = DeviceBuffer<V>::from_host(x_host.data(), x_host.size());
@@ -270,8 +275,8 @@ void time_multiplication(nvbench::state &state, const CsrMatrix<V> &host, SpmvAl
     const auto call = [&](cudaStream_t on) {
         multiply(V(1), x.get(), V(0), y.get(), temp.get(), temp.bytes(), on);
     };
-    // The first call makes cuSPARSE's buffer (and ALG2's analysis): made once, as in sc_bench, not timed
-    // (nor captured).
+    // The first call makes cuSPARSE's buffer (and ALG2's analysis): made once per matrix, as a solver makes
+    // it, not timed (nor captured).
     call(stream);
     SC_CUDA_CHECK(cudaStreamSynchronize(stream));
     y.fill_bytes(kPoisonByte);
@@ -285,7 +290,7 @@ void time_multiplication(nvbench::state &state, const CsrMatrix<V> &host, SpmvAl
     if (timing == Timing::Direct) {
         state.exec([&](nvbench::launch &launch) { call(static_cast<cudaStream_t>(launch.get_stream())); });
     } else {
-        const CapturedGraph graph(capture->get(), kGraphCalls, call);
+        const CapturedGraph graph(*capture, kGraphCalls, call);
         // Stream-ordered, as a kernel launch is: NVBench's events around it time the whole graph.
         state.exec([&](nvbench::launch &launch) {
             SC_CUDA_CHECK(cudaGraphLaunch(graph.get(), static_cast<cudaStream_t>(launch.get_stream())));
@@ -308,7 +313,7 @@ void time_multiplication(nvbench::state &state, const CsrMatrix<V> &host, SpmvAl
     auto &n_summary = state.add_summary("sc/n");
     n_summary.set_string("name", "Nonzeros");
     n_summary.set_int64("value", static_cast<nvbench::int64_t>(nnz));
-    auto &flops = state.add_summary("sc/flops");  // sc_bench's GFLOP/s: 2 per nonzero and multiplication
+    auto &flops = state.add_summary("sc/flops");  // for GFLOP/s: 2 per nonzero and multiplication
     flops.set_string("name", "Flops");
     flops.set_int64("value", static_cast<nvbench::int64_t>(2 * nnz * calls));
     auto &implementation = state.add_summary("sc/implementation");
@@ -345,8 +350,8 @@ struct SpmvBenchmark {
         }
         // Not on the registered axis, but a command line's --axis can name any matrix.
         if (timing == Timing::Graph && !has_graph_rows<V>(matrix->csr)) {
-            state.skip(name + " has " + std::to_string(kRotateBelowBytes >> 20) +
-                       " MiB of data or more: sc_bench times it one call at a time, in no graph");
+            state.skip(name + " has " + std::to_string(kGraphRowsBelowBytes >> 20) +
+                       " MiB of data or more: timed one call at a time, in no graph");
             return;
         }
         if constexpr (std::is_same_v<V, double>)
@@ -357,7 +362,7 @@ struct SpmvBenchmark {
 };
 
 // Name "<operation>/<algorithm>" (operation spmv_<type>, or spmv_<type>_graph), axis param (`names`, in
-// sc_bench's order); n, Auto's kernel and a graph's calls in the states' summaries: nvbench_to_csv.py.
+// load_matrices's order); n, Auto's kernel and a graph's calls in the states' summaries: nvbench_to_csv.py.
 template <class V>
 void register_spmv(SpmvAlgorithm algorithm, Timing timing, const std::vector<std::string> &names) {
     const std::string operation = std::string(std::is_same_v<V, float> ? "spmv_float" : "spmv_double") +
@@ -369,7 +374,7 @@ void register_spmv(SpmvAlgorithm algorithm, Timing timing, const std::vector<std
 }
 
 // One type's benchmarks: every algorithm over every matrix, then every algorithm's graph over the matrices
-// that sc_bench gives graph rows in V (none registered where there is none).
+// that have graph rows in V (none registered where there is none).
 template <class V>
 void register_type(const std::vector<std::string> &names) {
     for (const SpmvAlgorithm algorithm : kTimedAlgorithms) register_spmv<V>(algorithm, Timing::Direct, names);
@@ -380,7 +385,7 @@ void register_type(const std::vector<std::string> &names) {
     for (const SpmvAlgorithm algorithm : kTimedAlgorithms) register_spmv<V>(algorithm, Timing::Graph, small);
 }
 
-// As sc_bench runs them: float's, then double's.
+// In the order they run: float's, then double's.
 bool register_spmv_benchmarks() {
     std::vector<std::string> names;
     for (const Matrix &matrix : matrices()) names.push_back(matrix.name);

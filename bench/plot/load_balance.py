@@ -1,5 +1,5 @@
-"""Figures and table for this part of sc_bench's CSV (called by plot.py): the load-balancing search
-family (sc_bench --only load-balance,merge).
+"""Figures and table for this part of the benchmarks' CSV (called by plot.py): the load-balancing
+search family (the load_balance and merge parts: sc_nvbench_load_balance, sc_nvbench_merge).
 
 img/load_balance.png: interval expand (ours and Thrust's upper_bound + gather) and the
 load-balancing search alone, GB/s against the number of outputs, uniform (solid) and power-law

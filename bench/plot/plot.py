@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Turns sc_bench's CSV into PNGs and a Markdown table.
+"""Turns the benchmarks' CSV into PNGs and Markdown tables: the CSV that bench/nvbench/nvbench_to_csv.py
+makes of the sc_nvbench_<part> programs' JSONs, or one that sc_bench wrote into bench/results (the
+same columns, anchors.COLUMNS).
 
     python3 bench/plot/plot.py bench.csv --out img
 
@@ -8,8 +10,9 @@ and the radix, segmented-scan, SpMV, reduction and load-balancing figures of rad
 segmented.py, spmv.py, reduction.py (img/reduce.png: the reduction strategies across n) and
 load_balance.py (img/load_balance.png, img/merge.png),
 and prints Markdown tables of the results, for the docs/performance pages. Parts missing from the CSV are skipped.
-Every ratio is to the fastest library at the same point in the CSV (anchors.py), whichever that is:
-cub, thrust, another CCCL's cub_<version> merged in from sc_bench_cccl_next, or cuSPARSE.
+Every ratio is to the fastest library at the same point in the CSV, recomputed from its times
+(anchors.annotate), whichever library that is: cub, thrust, another CCCL's cub_<version> (the rows of
+sc_nvbench_cccl_next; in bench/results' CSVs, sc_bench_cccl_next's merged in), or cuSPARSE.
 Needs matplotlib, imported only once the command line is read (--help works without it).
 """
 import argparse
@@ -29,7 +32,7 @@ ORDER = ["cub", "thrust", "naive", "efficient", "shared", "single_pass"]
 COLORS = dict(zip(ORDER, TAB10), single_pass_stable="#c49c94")  # single_pass's brown, lighter
 NEXT_CUB_COLOR = "#0b2e59"  # another CCCL's CUB (cub_3.6, ...): a darker shade of CUB's blue
 COPY_STYLE = dict(color="black", linestyle="--", linewidth=1.2)
-# The scan operations of other element types (sc_bench's and sc_bench_cccl_next's rows): in the table only.
+# The scan operations of other element types (the scan_types part's rows, ours and the CUBs'): in the table only.
 TYPED_SCANS = ["scan_int64", "scan_float", "scan_double"]
 
 
@@ -59,7 +62,7 @@ def read(path):
     rows = []
     optional = lambda text: float(text) if text else None  # noqa: E731
     # A rate left blank (an NVBench row that counted no bytes or items: nvbench_to_csv.py) reads as
-    # sc_bench writes such a row's, 0.
+    # 0, as sc_bench wrote such a row's.
     rate = lambda text: float(text) if text else 0.0  # noqa: E731
     for r in csv.DictReader(lines):
         param = r["param"]
@@ -70,7 +73,8 @@ def read(path):
             ms=float(r["median_ms"]), gbps=rate(r["gbps"]), items_per_s=rate(r["items_per_s"]),
             gflops=optional(r["gflops"]), ratio=optional(r["ratio_to_anchor"]), pct=optional(r["pct_of_copy"]),
             block=int(r["block_size"]), anchor=r["anchor"] == "1", ok=r["ok"] == "1"))
-    # The CSV's ratios may predate the last anchors of their point (or another program's rows).
+    # Recomputed from the times: sc_bench wrote each row's ratio before the later libraries of its
+    # point ran, so the ratios of bench/results' CSVs may be to a library other than the fastest.
     return gpu, anchors.annotate(rows)
 
 
@@ -129,7 +133,7 @@ def plot_scan(rows, gpu, out):
 def plot_sweep(rows, gpu, out):
     sweep = [r for r in rows if r["operation"] == "sweep_scan"]
     if not sweep:
-        print("no sweep_scan rows (run without --no-sweep): block_size_sweep.png not written", file=sys.stderr)
+        print("no sweep_scan rows (sc_nvbench_scan's sweep_scan/*): block_size_sweep.png not written", file=sys.stderr)
         return
     sizes = sorted({r["n"] for r in sweep})
     blocks = sorted({r["block"] for r in sweep})
@@ -229,9 +233,9 @@ def markdown(rows):
 def main():
     global plt, titled, save, powers_of_two_axis
     parser = argparse.ArgumentParser(
-        description="Plots sc_bench's CSV (sc_bench --csv FILE; with sc_bench_cccl_next's rows merged in by "
-                    "bench/plot/anchors.py, if any) and prints Markdown tables. Needs matplotlib.")
-    parser.add_argument("csv", help="the CSV that sc_bench --csv wrote")
+        description="Plots the benchmarks' CSV (bench/nvbench/nvbench_to_csv.py's; a CSV of sc_bench's in "
+                    "bench/results has the same columns) and prints Markdown tables. Needs matplotlib.")
+    parser.add_argument("csv", help="the CSV that nvbench_to_csv.py wrote, or one of sc_bench's")
     parser.add_argument("--out", default="img", help="directory for the PNGs (default: img)")
     args = parser.parse_args()
     gpu, rows = read(args.csv)

@@ -1,4 +1,5 @@
-"""Figures and table for this part of sc_bench's CSV (called by plot.py): the radix sorts.
+"""Figures and table for this part of the benchmarks' CSV (called by plot.py): the radix sorts (the
+radix_sort part: sc_nvbench_radix_sort).
 
 img/radix_sort.png: Gkeys/s of each implementation per key distribution at the largest n, keys
 alone and with values, and against n for uniform keys. The Markdown table: the same points at the

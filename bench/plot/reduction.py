@@ -1,10 +1,12 @@
-"""Figures and table for this part of sc_bench's CSV (called by plot.py): the reductions.
+"""Figures and table for this part of the benchmarks' CSV (called by plot.py): the reductions (the
+reduce part: sc_nvbench_reduce).
 
 img/reduce.png: the lecture's table of strategies on this GPU, as curves across n: GB/s of input
 read (4 bytes per int32) of CUB, tree, group, chunked and atomics, and of the maximum segment sum
 (mss, same input), for the sum (left) and the maximum (right), on log-log axes. The Markdown
 table: ms, GB/s and the ratio to the fastest library of the point (CUB; plot.py computes it) at
-the issue's sizes (2^10, 2^16, 2^20 and the largest n). Nothing when the CSV has no reduce rows.
+the issue's sizes that the CSV has (2^10, 2^16, 2^20: sc_nvbench_reduce runs the last alone) and the
+largest n. Nothing when the CSV has no reduce rows.
 Imported by plot.py once matplotlib may be.
 """
 import matplotlib.pyplot as plt

@@ -1,4 +1,5 @@
-"""Figures and table for this part of sc_bench's CSV (called by plot.py): the segmented scans.
+"""Figures and table for this part of the benchmarks' CSV (called by plot.py): the segmented scans
+(the segmented part: sc_nvbench_segmented).
 
 img/segmented_scan.png: GB/s of each implementation per segmentation, the exclusive segmented sum
 beside the per-segment sum (bytes: the values read and the results written). The Markdown table:
@@ -34,7 +35,7 @@ def segmentations(rows):
 
 
 def points(rows, operation):
-    """The operation's rows at its largest n (sc_bench runs one size)."""
+    """The operation's rows at its largest n (the part runs one size, as sc_bench did)."""
     selected = [r for r in rows if r["operation"] == operation]
     if not selected:
         return []

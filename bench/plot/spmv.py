@@ -1,4 +1,5 @@
-"""Figures and table for this part of sc_bench's CSV (called by plot.py): the SpMV.
+"""Figures and table for this part of the benchmarks' CSV (called by plot.py): the SpMV (the spmv
+part: sc_nvbench_spmv).
 
 img/spmv.png: for float and double, the ratio of flat, merge_path, vector_csr and auto to the
 faster cuSPARSE algorithm on each matrix (above 1: ours is faster), and every implementation's
@@ -23,7 +24,8 @@ COLORS = {impl: plt.get_cmap("tab10").colors[i] for impl, i in zip(ORDER, (0, 7,
 
 
 def matrices(rows):
-    """Matrix names in the order sc_bench ran them (files by name, then the generated ones)."""
+    """Matrix names in the order of the CSV's rows, the order the matrices ran in (files by name, then
+    the generated ones)."""
     names = []
     for r in rows:
         if str(r["param"]) not in names:

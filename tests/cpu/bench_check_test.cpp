@@ -15,7 +15,7 @@ namespace {
 
 using bench::Expected;
 
-// What timing.h's poison(d, n, stream) leaves, on the host.
+// What device_check.h's poison(d, n, stream) leaves, on the host.
 template <class T>
 std::vector<T> poisoned(std::size_t n) {
     return std::vector<T>(n, bench::poison_value<T>());

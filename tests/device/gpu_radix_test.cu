@@ -1,6 +1,6 @@
 // The radix sorts (radix_sort.cuh, radix.h) against std::stable_sort: every key and value type,
 // every input shape, tile boundaries, several block sizes, the multi-portion path, garbage and
-// reused temporary storage, bad arguments; at large sizes, 2^31 + 1 keys. Speed: sc_bench.
+// reused temporary storage, bad arguments; at large sizes, 2^31 + 1 keys. Speed: sc_nvbench_radix_sort.
 #include <gtest/gtest.h>
 
 #include <stream_compaction/support/device_buffer.h>

@@ -757,7 +757,7 @@ TEST_F(Segmented, RejectsBadArguments) {
     SC_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-// ---- sizes that fill the GPU (left out of sanitizer runs); sc_bench times them ----
+// ---- sizes that fill the GPU (left out of sanitizer runs); sc_nvbench_segmented times them ----
 
 TEST(GpuLarge, SegmentedScanAndReduce) {
     SKIP_WITHOUT_GPU();

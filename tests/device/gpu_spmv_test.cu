@@ -3,8 +3,8 @@
 // reference accumulating in double: generated matrices, every shared SuiteSparse matrix, rows of
 // length 0, 1 and 2^20, all-empty matrices, 1 x N and N x 1 shapes, 64-bit row offsets, rows on both
 // sides of vector-CSR's switch to vector loads, matrices on each side of Auto's decision boundary;
-// invalid CSR and invalid plans rejected before any kernel. GpuLarge: big matrices (sc_bench times
-// them), and one of more than 2^31 nonzeros.
+// invalid CSR and invalid plans rejected before any kernel. GpuLarge: big matrices (sc_nvbench_spmv
+// times them), and one of more than 2^31 nonzeros.
 #include <gtest/gtest.h>
 
 #include <stream_compaction/io/matrix_generators.h>
@@ -506,7 +506,7 @@ TEST_F(Spmv, CheckOnDeviceNamesEachBrokenRule) {
     }
 }
 
-// ---- large matrices (left out of sanitizer runs); sc_bench times them ----
+// ---- large matrices (left out of sanitizer runs); sc_nvbench_spmv times them ----
 
 TEST(GpuLarge, SpmvPoisson2d2048) {
     SKIP_WITHOUT_GPU();

@@ -6,10 +6,12 @@ power-of-two axis's value as 2^k itself, a skipped state's summaries null).
 nvbench_clean.json: a copy at 2^20 and 2^24, scan/cub on a power-of-two axis n and scan/single_pass on
 a plain one at 2^20 and 2^22 (block 256), compact/cub and compact/single_pass with a param axis and a
 type axis, its byte and item rates at the mean time as NVBench writes them. Its CSV must have
-sc_bench's columns and these exact rows (ms from seconds, rates at the median, pct_of_copy at
-the same n or of the largest copy, the ratios anchors.py gives), no warning, exit 0; anchors.py must
-accept it and recompute the same ratios. The same file with one check 0, or without one check, or
-with a state's max_noise below its noise, must exit 1, 1 and 0 with the warning.
+the columns of sc_bench's CSVs in bench/results (SC_BENCH_COLUMNS) and these exact rows (ms from
+seconds, rates at the median, pct_of_copy at the same n or of the largest copy, the ratios to the
+fastest library), no warning, exit 0; anchors.annotate on the CSV's own times, as plot.py and
+compare_bench.py recompute them, must find the ratios, fastest libraries and anchor column written
+(a CSV with one ratio changed must not pass that check). The same file with one check 0, or without
+one check, or with a state's max_noise below its noise, must exit 1, 1 and 0 with the warning.
 nvbench_problems.json: a skipped state (left out, its reason named), a median missing (the mean, with
 a warning), a noisy state (and one under the run's --max-noise 1 that is not), a failed check, a
 state without sc/check/ok, a throttled state, and a meta timestamp (not NVBench's: the date's
@@ -36,7 +38,6 @@ sc/implementation, or neither n nor sc/n are left out, each named: exit 1, the o
 import csv
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -46,8 +47,14 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, '..', '..')
 TOOL = os.path.join(ROOT, 'bench', 'nvbench', 'nvbench_to_csv.py')
-ANCHORS = os.path.join(ROOT, 'bench', 'plot', 'anchors.py')
 FIXTURES = os.path.join(HERE, 'fixtures')
+sys.path.insert(0, os.path.join(ROOT, 'bench', 'plot'))
+import anchors  # noqa: E402  (the libraries and the ratio to the fastest of them, as the CSV's readers take them)
+
+# The columns of the CSVs that sc_bench wrote into bench/results from 2026-11-23 on, which the tools
+# read beside nvbench_to_csv.py's (written out here, not taken from anchors.COLUMNS, which the tool writes).
+SC_BENCH_COLUMNS = ('operation,implementation,n,param,median_ms,gbps,items_per_s,gflops,ratio_to_anchor,'
+                    'pct_of_copy,block_size,anchor,ok,fastest_library')
 MTIME = 1796180100  # the clean fixture's copy is dated here: no timestamp in its meta
 
 # nvbench_clean.json's CSV rows, worked out by hand from its summaries.
@@ -96,14 +103,6 @@ def run(*args):
     return done.returncode, done.stdout, done.stderr
 
 
-def report_columns():
-    """bench/report.h's kCsvColumns, the columns sc_bench writes (its string literals joined)."""
-    with open(os.path.join(ROOT, 'bench', 'report.h')) as f:
-        text = f.read()
-    literal = re.search(r'kCsvColumns\[\] =\s*((?:"[^"]*"\s*)+);', text).group(1)
-    return ''.join(re.findall(r'"([^"]*)"', literal)).replace('\\n', '')
-
-
 def split(text):
     """(comment lines, column line, row lines, rows as dicts) of a CSV's text."""
     lines = text.splitlines()
@@ -148,8 +147,8 @@ def check_clean(d, failures):
     if not (second.startswith('# NVIDIA H200 (sm_90), 132 SMs, L2 60.0 MiB, 139.8 GiB; NVBench 0.1.0')
             and 'from NVBench JSON' in second):
         failures.append(f'clean fixture: device line is not the GPU, its SMs, L2, memory and NVBench: {second!r}')
-    if columns != report_columns():
-        failures.append(f'clean fixture: columns\n  {columns}\nare not bench/report.h\'s\n  {report_columns()}')
+    if columns != SC_BENCH_COLUMNS:
+        failures.append(f'clean fixture: columns\n  {columns}\nare not sc_bench\'s\n  {SC_BENCH_COLUMNS}')
     named = [
         ('n of the power-of-two axis 2^22 is 4194304', row(rows, 'scan', 'cub', '4194304'), 'n', '4194304'),
         ('median_ms is the median in ms (1e-05 s)', row(rows, 'scan', 'cub', '1048576'), 'median_ms', '0.010000'),
@@ -174,21 +173,37 @@ def check_clean(d, failures):
     if lines != CLEAN_ROWS:
         failures.append('clean fixture: rows differ:\n  got\n    ' + '\n    '.join(lines) +
                         '\n  expected\n    ' + '\n    '.join(CLEAN_ROWS))
-    check_anchors_accept(d, out, rows, failures)
+    check_recomputed('clean fixture', rows, failures)
+    # The check itself: one ratio changed (single_pass at 2^20: 1.25 written) must be the one it finds.
+    changed = [dict(r, ratio_to_anchor='1.2600') if r is row(rows, 'scan', 'single_pass', '1048576') else r
+               for r in rows]
+    found = recomputed_differences(changed)
+    if [(r['implementation'], r['n']) for r, _ in found] != [('single_pass', '1048576')]:
+        failures.append(f'a ratio changed from 1.2500 to 1.2600 is not the one difference found: {found}')
 
 
-def check_anchors_accept(d, out, rows, failures):
-    """anchors.py reads the CSV and, recomputing every ratio over it, finds the ones written."""
-    merged = os.path.join(d, 'merged.csv')
-    done = subprocess.run([sys.executable, ANCHORS, out, '--out', merged], capture_output=True, text=True)
-    if done.returncode != 0 or 'libraries: cub' not in done.stderr:
-        failures.append(f'anchors.py on the CSV: exit {done.returncode}\n{done.stderr}')
-        return
-    with open(merged) as f:
-        again = split(f.read())[3]
-    columns = ('ratio_to_anchor', 'fastest_library', 'anchor')
-    if [[r[c] for c in columns] for r in again] != [[r[c] for c in columns] for r in rows]:
-        failures.append('anchors.py recomputes other ratios, fastest libraries or anchors than the CSV has')
+def recomputed_differences(rows):
+    """[(row, recomputed)] of the rows (a CSV's, dicts of strings) whose ratio_to_anchor, fastest_library
+    or anchor differ from what anchors.annotate gives on the CSV's own times (as plot.py and
+    compare_bench.py recompute them) and from anchors.is_library of the implementation."""
+    typed = anchors.annotate([dict(operation=r['operation'], implementation=r['implementation'], n=int(r['n']),
+                                   param=r['param'], ms=float(r['median_ms']), anchor=r['anchor'] == '1')
+                              for r in rows])
+    found = []
+    for r, t in zip(rows, typed):
+        again = {'ratio_to_anchor': '' if t['ratio'] is None else f"{t['ratio']:.4f}",
+                 'fastest_library': t['fastest'] or '',
+                 'anchor': '1' if anchors.is_library(r['implementation']) else '0'}
+        if any(r[column] != value for column, value in again.items()):
+            found.append((r, again))
+    return found
+
+
+def check_recomputed(what, rows, failures):
+    for r, again in recomputed_differences(rows):
+        failures.append(f"{what}: {r['operation']}/{r['implementation']} n={r['n']} param={r['param']!r}: "
+                        f"the CSV's ratio, fastest library and anchor are not those recomputed from its times: "
+                        f"{ {c: r[c] for c in again} } against {again}")
 
 
 def check_clean_variants(d, failures):
@@ -295,12 +310,12 @@ def check_families(d, failures):
         if comments != header:
             failures.append(f'{what}: header is not the later date (a\'s) and "from 2 NVBench JSON files":\n'
                             f'  {comments}\n  expected {header}')
-        if columns != report_columns():
-            failures.append(f'{what}: columns are not bench/report.h\'s: {columns}')
+        if columns != SC_BENCH_COLUMNS:
+            failures.append(f'{what}: columns are not sc_bench\'s: {columns}')
         if lines != expected:
             failures.append(f'{what}: rows differ:\n  got\n    ' + '\n    '.join(lines) +
                             '\n  expected\n    ' + '\n    '.join(expected))
-        check_anchors_accept(d, out, rows, failures)
+        check_recomputed(what, rows, failures)
         os.remove(out)  # the next order must write its own
     rc, out, err = run(b)
     comments, _, _, rows = split(out)
