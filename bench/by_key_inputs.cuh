@@ -54,9 +54,9 @@ std::vector<std::string> params_of(const int (&values)[N], const std::string &pr
     return params;
 }
 
-// The part's axes: n = 2^20, 2^24, 2^28; param, the mean run length of the keys of reduce_by_key,
-// unique and run_length_encode ("mean 4", "mean 64"), and the bins of histogram_even ("256 bins",
-// "4096 bins").
+// The part's axes: n = 2^20, 2^24, 2^28 (the full profile: 2^10, 2^12, ..., 2^28); param, the mean run length
+// of the keys of reduce_by_key, unique and run_length_encode ("mean 4", "mean 64"), and the bins of
+// histogram_even ("256 bins", "4096 bins").
 const std::vector<std::int64_t> kByKeyLog2 = profile_log2({20, 24, 28}, every_other_log2(10, 28));
 const std::vector<std::string> kMeanRunParams = params_of(kMeanRunLengths, "mean ", "");
 const std::vector<std::string> kHistogramParams = params_of(kHistogramBins, "", " bins");

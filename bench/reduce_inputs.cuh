@@ -34,7 +34,8 @@ static __global__ void fill_signed(int *out, std::size_t count, std::uint32_t se
         out[i] = signed_item(i, seed);
 }
 
-// The part's axes: n = 2^20, 2^24, 2^28; param, the reduction: the sum (from 0) or the maximum (from INT_MIN).
+// The part's axes: n = 2^20, 2^24, 2^28 (the full profile: 2^10, 2^12, ..., 2^28); param, the reduction: the
+// sum (from 0) or the maximum (from INT_MIN).
 const std::vector<std::int64_t> kReduceLog2 = profile_log2({20, 24, 28}, every_other_log2(10, 28));
 const std::vector<std::string> kOperatorParams = {"sum", "max"};
 

@@ -28,8 +28,8 @@ constexpr std::uint32_t kASeed = 0x6d657261u, kBSeed = 0x6d657262u, kValueSeed =
 constexpr unsigned kMeanRun = 2;
 constexpr std::uint32_t kBValueSeed = kValueSeed ^ 1u;  // b's values: a seed of their own, unlike a's
 constexpr unsigned kValueMask = 0xffffu;                // make_values: hashes in [0, 2^16)
-// The merge part's axes: n = 2^20, 2^24, 2^28 (the searches' needles and haystack, the merges'
-// output); the searches' param.
+// The merge part's axes: n = 2^20, 2^24, 2^28 (the full profile: 2^20, 2^22, ..., 2^28) (the searches' needles
+// and haystack, the merges' output); the searches' param.
 const std::vector<std::int64_t> kMergeLog2 = profile_log2({20, 24, 28}, every_other_log2(20, 28));
 const std::vector<std::string> kLowerParam = {"lower"};
 // The inner join's: two sides of 2^kJoinLog2 keys in runs of mean length kJoinMeanRun.

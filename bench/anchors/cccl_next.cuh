@@ -25,11 +25,16 @@ static_assert(CCCL_VERSION == SC_EXPECTED_CCCL_VERSION,
 
 namespace bench {
 
-// "<operation>/cub_<major>.<minor><suffix>", the version CUB_VERSION's (major * 100000 + minor * 100
-// + subminor): e.g. "scan/cub_3.6". Called as the benchmarks are registered, at static initialisation.
+// "cub_<major>.<minor><suffix>", the version CUB_VERSION's (major * 100000 + minor * 100 + subminor):
+// e.g. "cub_3.6", the implementation that the parts' shared CUB benchmarks (bench/nvbench/<part>_cub.cuh)
+// are registered under here. Called as the benchmarks are registered, at static initialisation.
+inline std::string cub_implementation(const std::string &suffix = "") {
+    return "cub_" + std::to_string(CUB_VERSION / 100000) + "." + std::to_string(CUB_VERSION / 100 % 1000) + suffix;
+}
+
+// "<operation>/cub_<major>.<minor><suffix>": e.g. "scan/cub_3.6", the name of a row of this CUB's alone.
 inline std::string cub_benchmark(const std::string &operation, const std::string &suffix = "") {
-    return operation + "/cub_" + std::to_string(CUB_VERSION / 100000) + "." + std::to_string(CUB_VERSION / 100 % 1000) +
-           suffix;
+    return operation + "/" + cub_implementation(suffix);
 }
 
 }  // namespace bench

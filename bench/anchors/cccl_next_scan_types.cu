@@ -1,6 +1,7 @@
 // sc_nvbench_cccl_next's rows of the scan part's other element types (bench/nvbench/scan_types.cu):
 // the CUB of SC_CCCL_NEXT (cccl_next.cuh) on that part's inputs (uniform integers in [0, 100)
-// converted to the type: scan_inputs.cuh) at its points, n = 2^20, 2^24, 2^28 (axis n):
+// converted to the type: scan_inputs.cuh) at its points, n = 2^20, 2^24, 2^28 (axis n; the full profile: 2^10,
+// 2^12, ..., 2^28):
 //   scan_int64/cub_X.Y, scan_float/cub_X.Y, scan_double/cub_X.Y
 //       cub::DeviceScan::ExclusiveSum with the caller's temporary storage and an int item count, as
 //       scan_types.cu calls the toolkit's;
@@ -20,8 +21,12 @@
 // full against scan_types.cu's CPU reference (exact_exclusive_sum_of, first_disagreement: int64 and
 // double equal to the exact sums, float within 1e-3 of them, relative). The run_to_run rows also run
 // once more after the timed runs, on a poisoned output, and must give the same bits as the last timed run.
+// The rows with the caller's storage are scan_types.cu's own scan_<type>/cub (bench/nvbench/scan_types_cub.cuh),
+// compiled here with SC_CCCL_NEXT's CUB; the environment API's rows are this file's.
 #include "cccl_next.cuh"
 #include "nvbench/check.cuh"
+#include "nvbench/registration.cuh"
+#include "nvbench/scan_types_cub.cuh"
 #include "scan_inputs.cuh"
 
 #include <stream_compaction/support/cuda_check.h>
@@ -119,7 +124,8 @@ std::size_t scan_temp_bytes(std::size_t n) {
     return bytes;
 }
 
-// A state's input (converted to T, as scan_types.cu makes it) and its poisoned output.
+// A state's input (converted to T, as scan_types.cu makes it) and its poisoned output, for the environment
+// API's rows.
 template <class T>
 struct ScanBuffers {
     SC::DeviceBuffer<T> in, out;
@@ -135,24 +141,6 @@ void add_counts(nvbench::state &state, std::size_t n) {
     state.add_element_count(n);
     state.add_global_memory_reads<T>(n);
     state.add_global_memory_writes<T>(n);
-}
-
-// ExclusiveSum with the caller's temporary storage.
-template <class T>
-void scan_cub(nvbench::state &state) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    const cudaStream_t stream = state.get_cuda_stream();
-    ScanBuffers<T> data(n, stream);
-    SC::DeviceBuffer<char> temp(scan_temp_bytes<T>(n));
-    temp.fill_bytes(kPoisonByte);
-    add_counts<T>(state, n);
-    state.exec([&](nvbench::launch &launch) {
-        std::size_t bytes = temp.bytes();
-        const T *in = data.in.get();
-        SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.get(), bytes, in, data.out.get(), static_cast<int>(n),
-                                                    static_cast<cudaStream_t>(launch.get_stream())));
-    });
-    record_difference(state, first_disagreement(read_back(data.out.get(), n, stream), *exact_exclusive_sum_of(n)));
 }
 
 // "" when two outputs are bitwise the same, else the first item where they differ.
@@ -204,31 +192,23 @@ void scan_env(nvbench::state &state) {
     record_difference(state, difference);
 }
 
-// NVBENCH_BENCH pastes the function's name into its own: one plain function per type and call.
-void scan_int64_cub(nvbench::state &state) { scan_cub<long long>(state); }
-void scan_float_cub(nvbench::state &state) { scan_cub<float>(state); }
-void scan_float_cub_env(nvbench::state &state) { scan_env<false, float>(state); }
-void scan_float_cub_run_to_run(nvbench::state &state) { scan_env<true, float>(state); }
-void scan_double_cub(nvbench::state &state) { scan_cub<double>(state); }
-void scan_double_cub_env(nvbench::state &state) { scan_env<false, double>(state); }
-void scan_double_cub_run_to_run(nvbench::state &state) { scan_env<true, double>(state); }
+// T's environment rows, "scan_<type>/cub_X.Y_env" and "scan_<type>/cub_X.Y_run_to_run", with
+// scan_types.cu's axis.
+template <class T>
+bool add_env_rows() {
+    const std::string operation = scan_types_cub::scan_operation<T>();
+    add_benchmark(cub_benchmark(operation, "_env"), scan_env<false, T>).add_int64_power_of_two_axis("n", kScanLog2);
+    add_benchmark(cub_benchmark(operation, "_run_to_run"), scan_env<true, T>)
+        .add_int64_power_of_two_axis("n", kScanLog2);
+    return true;
+}
 
-// scan_types.cu's axis for its scan_<type>/cub.
-NVBENCH_BENCH(scan_int64_cub).set_name(cub_benchmark("scan_int64")).add_int64_power_of_two_axis("n", kScanLog2);
-NVBENCH_BENCH(scan_float_cub).set_name(cub_benchmark("scan_float")).add_int64_power_of_two_axis("n", kScanLog2);
-NVBENCH_BENCH(scan_float_cub_env)
-    .set_name(cub_benchmark("scan_float", "_env"))
-    .add_int64_power_of_two_axis("n", kScanLog2);
-NVBENCH_BENCH(scan_float_cub_run_to_run)
-    .set_name(cub_benchmark("scan_float", "_run_to_run"))
-    .add_int64_power_of_two_axis("n", kScanLog2);
-NVBENCH_BENCH(scan_double_cub).set_name(cub_benchmark("scan_double")).add_int64_power_of_two_axis("n", kScanLog2);
-NVBENCH_BENCH(scan_double_cub_env)
-    .set_name(cub_benchmark("scan_double", "_env"))
-    .add_int64_power_of_two_axis("n", kScanLog2);
-NVBENCH_BENCH(scan_double_cub_run_to_run)
-    .set_name(cub_benchmark("scan_double", "_run_to_run"))
-    .add_int64_power_of_two_axis("n", kScanLog2);
+// scan_types.cu's scan_<type>/cub as cub_X.Y (its axis), each type's environment rows after it.
+[[maybe_unused]] nvbench::benchmark_base &kInt64Cub = scan_types_cub::add_scan_cub<long long>(cub_implementation());
+[[maybe_unused]] nvbench::benchmark_base &kFloatCub = scan_types_cub::add_scan_cub<float>(cub_implementation());
+[[maybe_unused]] const bool kFloatEnv = add_env_rows<float>();
+[[maybe_unused]] nvbench::benchmark_base &kDoubleCub = scan_types_cub::add_scan_cub<double>(cub_implementation());
+[[maybe_unused]] const bool kDoubleEnv = add_env_rows<double>();
 
 }  // namespace
 }  // namespace bench

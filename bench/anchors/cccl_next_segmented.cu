@@ -9,89 +9,34 @@
 // Bytes as segmented.cu counts them: the values read and the results written (4n + 4n), not the
 // segment description, whose form differs between implementations. The output and the temporary
 // storage are poisoned before the timed runs; what the last one wrote is checked in full against
-// segmented.cu's CPU reference (exclusive_segment_sums of the same inputs, once per point).
+// segmented.cu's CPU reference (exclusive_segment_sums of the same inputs, once per point). The first
+// row's body and axes are segmented.cu's own segmented_scan/cub's (bench/nvbench/segmented_cub.cuh),
+// compiled here with SC_CCCL_NEXT's CUB; the offsets' row is this file's, timed by the same time_scan.
 #include "cccl_next.cuh"
 #include "nvbench/check.cuh"
+#include "nvbench/segmented_cub.cuh"
 #include "segmented_inputs.cuh"
 
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_buffer.h>
 
-#include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_scan.cuh>
-#include <cuda/std/functional>
 #include <nvbench/nvbench.cuh>
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
-#include <utility>
 
 namespace bench {
 namespace {
 
-namespace SC = StreamCompaction;
-using segmented_inputs::exclusive_segment_sums;
+using segmented_cub::time_scan;
 using segmented_inputs::kSegmentationNames;
 using segmented_inputs::kSegmentedLog2;
-using segmented_inputs::make_inputs;
-using segmented_inputs::NamedSegmentation;
 using segmented_inputs::SegmentedInputs;
-using segmented_inputs::segmentation_named;
-
-// The state's inputs; none (the state skipped) where its param names no segmentation.
-std::optional<SegmentedInputs<int>> state_inputs(nvbench::state &state) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    NamedSegmentation segmentation = segmentation_named(n, state.get_string("param"));
-    if (segmentation.segmentation == nullptr) {
-        state.skip("no segmentation named " + state.get_string("param"));
-        return std::nullopt;
-    }
-    return make_inputs<int>(std::move(segmentation), n, state.get_cuda_stream());
-}
-
-// One segmented scan: scan(inputs, out, temp, temp_bytes, stream) writes the values' exclusive
-// segmented sums to out; temp_bytes(n, segments) is its storage.
-template <class TempBytes, class Scan>
-void time_scan(nvbench::state &state, TempBytes temp_bytes, Scan scan) {
-    const std::optional<SegmentedInputs<int>> in = state_inputs(state);
-    if (!in) return;
-    SC::DeviceBuffer<int> out(in->n);
-    SC::DeviceBuffer<char> temp(temp_bytes(in->n, in->segments));
-    out.fill_bytes(kPoisonByte);
-    temp.fill_bytes(kPoisonByte);
-    state.add_element_count(in->n);
-    state.add_global_memory_reads<int>(in->n);
-    state.add_global_memory_writes<int>(in->n);
-    state.exec([&](nvbench::launch &launch) {
-        scan(*in, out.get(), temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
-    });
-    const std::string difference = first_difference(read_back(out.get(), in->n, state.get_cuda_stream()),
-                                                    *exclusive_segment_sums(*in), "scan");
-    record_difference(state, difference);
-}
-
-void segmented_scan_cub(nvbench::state &state) {
-    time_scan(
-        state,
-        [](std::size_t n, std::size_t) {
-            std::size_t bytes = 0;
-            SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(nullptr, bytes, static_cast<const int *>(nullptr),
-                                                             static_cast<const int *>(nullptr),
-                                                             static_cast<int *>(nullptr), static_cast<int>(n),
-                                                             ::cuda::std::equal_to<>{}));
-            return bytes;
-        },
-        [](const SegmentedInputs<int> &in, int *out, void *temp, std::size_t bytes, cudaStream_t stream) {
-            SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(temp, bytes, in.keys.get(), in.values.get(), out,
-                                                             static_cast<int>(in.n), ::cuda::std::equal_to<>{},
-                                                             stream));
-        });
-}
 
 void segmented_scan_cub_offsets(nvbench::state &state) {
-    time_scan(
+    time_scan<int>(
         state,
         [](std::size_t, std::size_t segments) {
             std::size_t bytes = 0;
@@ -110,11 +55,8 @@ void segmented_scan_cub_offsets(nvbench::state &state) {
         });
 }
 
-// segmented.cu's axes for its segmented_scan/cub.
-NVBENCH_BENCH(segmented_scan_cub)
-    .set_name(cub_benchmark("segmented_scan"))
-    .add_int64_power_of_two_axis("n", kSegmentedLog2)
-    .add_string_axis("param", kSegmentationNames);
+// segmented.cu's segmented_scan/cub as cub_X.Y, and the offsets' row with its axes.
+[[maybe_unused]] nvbench::benchmark_base &kScanRegistered = segmented_cub::add_segmented_scan_cub(cub_implementation());
 NVBENCH_BENCH(segmented_scan_cub_offsets)
     .set_name(cub_benchmark("segmented_scan", "_offsets"))
     .add_int64_power_of_two_axis("n", kSegmentedLog2)

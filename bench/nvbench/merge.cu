@@ -1,6 +1,7 @@
 // The merge part on NVBench (issue #48), on sorted int32 keys (sorted_inputs.cuh: the
 // inclusive sum of increments in {0, 1, 2} from index_hash, 0 with probability 1/2, so that some
-// keys repeat and some are absent from the other array) at n = 2^20, 2^24 and 2^28 (axis n):
+// keys repeat and some are absent from the other array) at n = 2^20, 2^24 and 2^28 (axis n; the full profile:
+// 2^20, 2^22, ..., 2^28):
 //   sorted_search (param "lower"): the lower bounds of n sorted needles in a sorted haystack of n,
 //     ours by merge path (ours) and by a binary search per needle (ours_binary), against
 //     thrust::lower_bound's vectorized form (thrust). Bytes: needles and haystack read, bounds
@@ -20,6 +21,7 @@
 // stable merge, a's keys first of equal ones, each value beside its key; the join's pairs in the order
 // device/join.cuh gives them, by a's index, then b's, and their count, in device memory and the host's).
 #include "check.cuh"
+#include "merge_cub.cuh"
 #include "sorted_inputs.cuh"
 
 #include <stream_compaction/device/join.cuh>
@@ -28,15 +30,12 @@
 #include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/support/operators.cuh>
 
-#include <cub/device/device_merge.cuh>
-#include <cuda/std/functional>
 #include <nvbench/nvbench.cuh>
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +47,7 @@ namespace SC = StreamCompaction;
 
 using namespace sorted_inputs;  // the seeds and generator of these inputs, the part's axes and the CPU's
                                 // sorted keys, lower bounds and merges (shared with the CCCL anchors)
+using namespace merge_cub;      // the CUB merges and time_merge, shared with sc_nvbench_cccl_next
 
 // The join's inputs (sorted_inputs.cuh): keys per side.
 constexpr std::size_t kJoinKeys = std::size_t{1} << kJoinLog2;
@@ -93,75 +93,11 @@ void sorted_search_ours_binary(nvbench::state &state) {
     });
 }
 
-// One merge of one state, as time_search: merge(a, a_values, na, b, b_values, nb, keys_out,
-// values_out, temp, temp_bytes, stream) enqueues one (the values null for merge_keys).
-template <class Merge>
-void time_merge(nvbench::state &state, bool pairs, std::size_t temp_bytes, Merge merge) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    const std::size_t na = n / 2, nb = n - na;
-    const cudaStream_t stream = state.get_cuda_stream();
-    const SC::DeviceBuffer<int> a = sorted_keys(na, kASeed, stream), b = sorted_keys(nb, kBSeed, stream);
-    const SC::DeviceBuffer<int> a_values = pairs ? merge_values(na, kValueSeed, stream) : SC::DeviceBuffer<int>();
-    const SC::DeviceBuffer<int> b_values = pairs ? merge_values(nb, kBValueSeed, stream) : SC::DeviceBuffer<int>();
-    SC::DeviceBuffer<int> keys_out(n), values_out(pairs ? n : 0);
-    SC::DeviceBuffer<char> temp(temp_bytes);
-    keys_out.fill_bytes(kPoisonByte);
-    values_out.fill_bytes(kPoisonByte);
-    temp.fill_bytes(kPoisonByte);
-    state.add_element_count(n);
-    state.add_global_memory_reads<int>(pairs ? 2 * n : n);
-    state.add_global_memory_writes<int>(pairs ? 2 * n : n);
-    state.exec([&](nvbench::launch &launch) {
-        merge(a.get(), a_values.get(), na, b.get(), b_values.get(), nb, keys_out.get(), values_out.get(), temp.get(),
-              temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
-    });
-    const std::shared_ptr<const HostMerge> merged = merge_of(n);
-    const HostMerge &expected = *merged;
-    std::string difference = first_difference(read_back(keys_out.get(), n, stream), expected.keys, "key");
-    if (difference.empty() && pairs)
-        difference = first_difference(read_back(values_out.get(), n, stream), expected.values, "value");
-    record_difference(state, difference);
-}
-
-void merge_keys_cub(nvbench::state &state) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    const std::size_t na = n / 2, nb = n - na;
-    std::size_t bytes = 0;
-    const int *none = nullptr;
-    SC_CUDA_CHECK(cub::DeviceMerge::MergeKeys(nullptr, bytes, none, static_cast<std::int64_t>(na), none,
-                                              static_cast<std::int64_t>(nb), static_cast<int *>(nullptr),
-                                              ::cuda::std::less<>{}));
-    time_merge(state, false, bytes,
-               [](const int *a, const int *, std::size_t na, const int *b, const int *, std::size_t nb, int *keys,
-                  int *, void *temp, std::size_t bytes, cudaStream_t s) {
-                   SC_CUDA_CHECK(cub::DeviceMerge::MergeKeys(temp, bytes, a, static_cast<std::int64_t>(na), b,
-                                                             static_cast<std::int64_t>(nb), keys,
-                                                             ::cuda::std::less<>{}, s));
-               });
-}
-
 // Ours takes no temporary storage.
 void merge_keys_ours(nvbench::state &state) {
     time_merge(state, false, 0,
                [](const int *a, const int *, std::size_t na, const int *b, const int *, std::size_t nb, int *keys,
                   int *, void *, std::size_t, cudaStream_t s) { SC::merge_keys(a, na, b, nb, keys, SC::Less{}, s); });
-}
-
-void merge_pairs_cub(nvbench::state &state) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    const std::size_t na = n / 2, nb = n - na;
-    std::size_t bytes = 0;
-    const int *none = nullptr;
-    int *no_out = nullptr;
-    SC_CUDA_CHECK(cub::DeviceMerge::MergePairs(nullptr, bytes, none, none, static_cast<std::int64_t>(na), none, none,
-                                               static_cast<std::int64_t>(nb), no_out, no_out, ::cuda::std::less<>{}));
-    time_merge(state, true, bytes,
-               [](const int *a, const int *a_values, std::size_t na, const int *b, const int *b_values, std::size_t nb,
-                  int *keys, int *values, void *temp, std::size_t bytes, cudaStream_t s) {
-                   SC_CUDA_CHECK(cub::DeviceMerge::MergePairs(temp, bytes, a, a_values, static_cast<std::int64_t>(na),
-                                                              b, b_values, static_cast<std::int64_t>(nb), keys, values,
-                                                              ::cuda::std::less<>{}, s));
-               });
 }
 
 void merge_pairs_ours(nvbench::state &state) {
@@ -304,9 +240,9 @@ NVBENCH_BENCH(sorted_search_ours_binary)
     .set_name("sorted_search/ours_binary")
     .add_int64_power_of_two_axis("n", kMergeLog2)
     .add_string_axis("param", kLowerParam);
-NVBENCH_BENCH(merge_keys_cub).set_name("merge_keys/cub").add_int64_power_of_two_axis("n", kMergeLog2);
+[[maybe_unused]] nvbench::benchmark_base &kMergeKeysCub = add_merge_keys_cub("cub");
 NVBENCH_BENCH(merge_keys_ours).set_name("merge_keys/ours").add_int64_power_of_two_axis("n", kMergeLog2);
-NVBENCH_BENCH(merge_pairs_cub).set_name("merge_pairs/cub").add_int64_power_of_two_axis("n", kMergeLog2);
+[[maybe_unused]] nvbench::benchmark_base &kMergePairsCub = add_merge_pairs_cub("cub");
 NVBENCH_BENCH(merge_pairs_ours).set_name("merge_pairs/ours").add_int64_power_of_two_axis("n", kMergeLog2);
 // The join: axis param alone, n in the states' summary sc/n (the pairs).
 NVBENCH_BENCH(inner_join_ours).set_name("inner_join/ours").add_string_axis("param", kJoinParam);

@@ -18,6 +18,7 @@
 // as int additions do (CPU::sum's), the largest item, and Kadane's maximum segment sum with its
 // segment (CPU::maxSegmentSum: sum, begin and end compared).
 #include "check.cuh"
+#include "reduce_cub.cuh"
 #include "reduce_inputs.cuh"
 
 #include <stream_compaction/cpu.h>
@@ -27,7 +28,6 @@
 #include <stream_compaction/support/operators.cuh>
 #include <stream_compaction/support/reduction.h>
 
-#include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
 #include <nvbench/nvbench.cuh>
 
@@ -45,6 +45,9 @@ namespace SC = StreamCompaction;
 // The part's axes (kReduceLog2, kOperatorParams), its inputs (reduce_input, host_reduce_input) and the
 // CPU's sum and maximum (sum_and_max): reduce_inputs.cuh, shared with the CCCL anchors.
 const std::vector<std::string> kSumParam = {"sum"};
+// The CUB row and the timing of a state, shared with sc_nvbench_cccl_next (reduce_cub.cuh).
+using reduce_cub::add_reduce_cub;
+using reduce_cub::time_reduce;
 
 // What every state of a point is checked against, as the CPU computes it: the sum, wrapping
 // modulo 2^32 as CPU::sum's (so the pieces' sums, added up, are the same), and the largest item
@@ -73,26 +76,6 @@ std::shared_ptr<const HostReductions> reductions_of(std::size_t n) {
     return cached_reference<HostReductions>("reductions n=" + std::to_string(n), [n] { return host_reductions(n); });
 }
 
-// One reduction of one state: its inputs, its poisoned result and storage, NVBench's counts, the
-// timed calls and the check of what the last one wrote. reduce(in, result, n, temp, temp_bytes,
-// stream) enqueues one reduction of in[0, n) into *result (an R: int, or MaxSegmentSum).
-template <class R, class Reduce>
-void time_reduce(nvbench::state &state, std::size_t temp_bytes, const R &expected, Reduce reduce) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    const cudaStream_t stream = state.get_cuda_stream();
-    const SC::DeviceBuffer<int> in = reduce_input(n, stream);
-    SC::DeviceBuffer<R> result(1);
-    SC::DeviceBuffer<char> temp(temp_bytes);
-    result.fill_bytes(kPoisonByte);
-    temp.fill_bytes(kPoisonByte);
-    state.add_element_count(n);
-    state.add_global_memory_reads<int>(n);
-    state.exec([&](nvbench::launch &launch) {
-        reduce(in.get(), result.get(), n, temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
-    });
-    record_difference(state, value_mismatch(read_back(result.get(), stream), expected));
-}
-
 // The two reductions, by param: calls body(op, identity, expected), expected the CPU's result
 // of that reduction at the state's n. A param given on the command line (-a param=...) that is
 // neither skips the state.
@@ -111,30 +94,6 @@ bool at_sum(nvbench::state &state) {
     if (param == "sum") return true;
     state.skip("param " + param + ": this benchmark runs at sum alone");
     return false;
-}
-
-// CUB's reduction of each param: DeviceReduce::Sum for the sum, DeviceReduce::Reduce
-// for the maximum. With temp null, the query of its storage's bytes.
-cudaError_t cub_reduce(SC::Sum, int, void *temp, std::size_t &bytes, const int *in, int *result, std::size_t n,
-                       cudaStream_t stream) {
-    return cub::DeviceReduce::Sum(temp, bytes, in, result, static_cast<int>(n), stream);
-}
-cudaError_t cub_reduce(SC::Max op, int identity, void *temp, std::size_t &bytes, const int *in, int *result,
-                       std::size_t n, cudaStream_t stream) {
-    return cub::DeviceReduce::Reduce(temp, bytes, in, result, static_cast<int>(n), op, identity, stream);
-}
-
-void reduce_cub(nvbench::state &state) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    by_operator(state, [&](auto op, int identity, int expected) {
-        std::size_t bytes = 0;
-        SC_CUDA_CHECK(cub_reduce(op, identity, nullptr, bytes, nullptr, nullptr, n, nullptr));
-        time_reduce(state, bytes, expected,
-                    [op, identity](const int *in, int *result, std::size_t n, void *temp, std::size_t bytes,
-                                   cudaStream_t s) {
-                        SC_CUDA_CHECK(cub_reduce(op, identity, temp, bytes, in, result, n, s));
-                    });
-    });
 }
 
 // One strategy of ours, with param's operator.
@@ -187,10 +146,9 @@ std::string strategy_benchmark(SC::ReduceStrategy strategy, const char *suffix =
 
 // Names "<operation>/<implementation>", axes n and param: bench/nvbench/nvbench_to_csv.py. The
 // anchor's implementation is "cub", which bench/plot/anchors.py counts as a library.
-NVBENCH_BENCH(reduce_cub)
-    .set_name("reduce/cub")
-    .add_int64_power_of_two_axis("n", kReduceLog2)
-    .add_string_axis("param", kOperatorParams);
+// reduce/cub is checked against the cached reductions, as ours are (reductions_of).
+[[maybe_unused]] nvbench::benchmark_base &kReduceCub = add_reduce_cub<SC::Max>(
+    "cub", [](std::size_t n, bool sum) { return sum ? reductions_of(n)->sum : reductions_of(n)->max; });
 NVBENCH_BENCH(reduce_tree)
     .set_name(strategy_benchmark(SC::ReduceStrategy::Tree))
     .add_int64_power_of_two_axis("n", kReduceLog2)

@@ -41,6 +41,7 @@
 // each less one, their count as the int it is; Thrust's count as copy_if returned it.
 #include "arena.h"
 #include "check.cuh"
+#include "scan_cub.cuh"
 #include "scan_inputs.cuh"
 
 #include <stream_compaction/device/scan.cuh>
@@ -54,8 +55,6 @@
 #include <stream_compaction/thrust.h>
 #include <stream_compaction/tuning/block_sizes.h>
 
-#include <cub/device/device_partition.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <nvbench/nvbench.cuh>
 #include <thrust/copy.h>
@@ -70,11 +69,10 @@ namespace bench {
 namespace {
 
 namespace SC = StreamCompaction;
-using Below = SC::LessThan<int>;  // the compactions' predicate: x < keep percent
+using Below = SC::LessThan<int>;  // the compactions' predicate, x < keep percent (scan_cub.cuh's CUB rows' too)
 
 // The part's axes, inputs and CPU references, shared with the CCCL anchors (scan_inputs.cuh).
 using scan_inputs::count_difference;
-using scan_inputs::exclusive_sum_of;
 using scan_inputs::Falses;
 using scan_inputs::kPartitionPercents;
 using scan_inputs::kPercentsKept;
@@ -82,6 +80,12 @@ using scan_inputs::kScanLog2;
 using scan_inputs::scan_input;
 using scan_inputs::Selected;
 using scan_inputs::selection_of;
+// The CUB rows and the timing of a state, shared with sc_nvbench_cccl_next (scan_cub.cuh).
+using scan_cub::add_compact_cub;
+using scan_cub::add_partition_cub;
+using scan_cub::add_scan_cub;
+using scan_cub::time_scan;
+using scan_cub::time_select;
 
 // The naive scan does O(n log n) work: left out above 2^26 (--axis still takes it there).
 const std::vector<nvbench::int64_t> kNaiveLog2 = profile_log2({20, 24}, every_other_log2(10, 26));
@@ -108,35 +112,6 @@ void copy_bandwidth(nvbench::state &state) {
     });
     const unsigned long long wrong = mismatches(out.get(), in.get(), n, stream);
     record_check(state, wrong == 0, std::to_string(wrong) + " items differ from the input");
-}
-
-// One scan implementation: scan(in, out, n, temp, temp_bytes, stream).
-template <class Scan>
-void time_scan(nvbench::state &state, std::size_t temp_bytes, Scan scan) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    const cudaStream_t stream = state.get_cuda_stream();
-    const SC::DeviceBuffer<int> in = scan_input(n, stream);
-    SC::DeviceBuffer<int> out(n);
-    SC::DeviceBuffer<char> temp(temp_bytes);
-    out.fill_bytes(kPoisonByte);
-    temp.fill_bytes(kPoisonByte);
-    state.add_element_count(n);
-    state.add_global_memory_reads<int>(n);
-    state.add_global_memory_writes<int>(n);
-    state.exec([&](nvbench::launch &launch) {
-        scan(in.get(), out.get(), n, temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
-    });
-    record_difference(state, first_difference(read_back(out.get(), n, stream), *exclusive_sum_of(n)));
-}
-
-void scan_cub(nvbench::state &state) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    std::size_t bytes = 0;
-    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const int *>(nullptr),
-                                                static_cast<int *>(nullptr), static_cast<int>(n)));
-    time_scan(state, bytes, [](const int *in, int *out, std::size_t n, void *temp, std::size_t bytes, cudaStream_t s) {
-        SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, static_cast<int>(n), s));
-    });
 }
 
 void scan_single_pass(nvbench::state &state) {
@@ -221,56 +196,13 @@ void sweep_scan_single_pass(nvbench::state &state) {
               });
 }
 
-// One selection implementation (a compaction or a partition): select(in, out, d_count, n, pred,
-// temp, temp_bytes, stream) writes the count to d_count (a std::size_t); its output is checked
-// against `falses`'s reference, the count against the number kept. Bytes: a compaction reads the
-// inputs and writes the kept items and a 4-byte count; a partition reads and writes every item.
-template <class Select>
-void time_select(nvbench::state &state, Falses falses, std::size_t temp_bytes, Select select) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    const int keep = std::stoi(state.get_string("param"));
-    const cudaStream_t stream = state.get_cuda_stream();
-    const SC::DeviceBuffer<int> in = scan_input(n, stream);
-    SC::DeviceBuffer<int> out(n);
-    SC::DeviceBuffer<std::size_t> count(1);
-    SC::DeviceBuffer<char> temp(temp_bytes);
-    out.fill_bytes(kPoisonByte);
-    count.fill_bytes(kPoisonByte);
-    temp.fill_bytes(kPoisonByte);
-    const std::shared_ptr<const Selected> expected = selection_of(n, keep, falses);
-    const std::size_t kept = expected->kept;
-    state.add_element_count(n);
-    state.add_global_memory_reads<int>(n);
-    state.add_global_memory_writes(falses == Falses::None ? (kept + 1) * sizeof(int) : n * sizeof(int));
-    state.exec([&](nvbench::launch &launch) {
-        select(in.get(), out.get(), count.get(), n, Below{keep}, temp.get(), temp.bytes(),
-               static_cast<cudaStream_t>(launch.get_stream()));
-    });
-    const std::string wrong_count = count_difference(read_back(count.get(), 1, stream)[0], kept);
-    if (!wrong_count.empty()) {
-        record_check(state, false, wrong_count);
-        return;
-    }
-    record_difference(state, first_difference(read_back(out.get(), expected->items.size(), stream), expected->items));
-}
-
-void compact_cub(nvbench::state &state) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    std::size_t bytes = 0;
-    SC_CUDA_CHECK(cub::DeviceSelect::If(nullptr, bytes, static_cast<const int *>(nullptr), static_cast<int *>(nullptr),
-                                        static_cast<std::size_t *>(nullptr), n, Below{0}));
-    time_select(state, Falses::None, bytes,
-                [](const int *in, int *out, std::size_t *count, std::size_t n, Below pred, void *temp,
-                   std::size_t bytes, cudaStream_t s) {
-                    SC_CUDA_CHECK(cub::DeviceSelect::If(temp, bytes, in, out, count, n, pred, s));
-                });
-}
-
 void compact_single_pass(nvbench::state &state) {
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    time_select(state, Falses::None, SC::select_temp_bytes<int>(n),
-                [](const int *in, int *out, std::size_t *count, std::size_t n, Below pred, void *temp,
-                   std::size_t bytes, cudaStream_t s) { SC::select_if(in, out, count, n, pred, temp, bytes, s); });
+    time_select<Below>(state, Falses::None, SC::select_temp_bytes<int>(n),
+                       [](const int *in, int *out, std::size_t *count, std::size_t n, Below pred, void *temp,
+                          std::size_t bytes, cudaStream_t s) {
+                           SC::select_if(in, out, count, n, pred, temp, bytes, s);
+                       });
 }
 
 // thrust::copy_if returns the end of its output, so it waits for the count on the host: NVBench must
@@ -367,39 +299,28 @@ void compact_shared(nvbench::state &state) {
     time_nonzero_compact(state, SC::Shared::compact_temp_bytes(n), SC::Shared::compact);
 }
 
-void partition_cub(nvbench::state &state) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    std::size_t bytes = 0;
-    SC_CUDA_CHECK(cub::DevicePartition::If(nullptr, bytes, static_cast<const int *>(nullptr),
-                                           static_cast<int *>(nullptr), static_cast<std::size_t *>(nullptr),
-                                           static_cast<int>(n), Below{0}));
-    time_select(state, Falses::Reversed, bytes,
-                [](const int *in, int *out, std::size_t *count, std::size_t n, Below pred, void *temp,
-                   std::size_t bytes, cudaStream_t s) {
-                    SC_CUDA_CHECK(cub::DevicePartition::If(temp, bytes, in, out, count, static_cast<int>(n), pred, s));
-                });
-}
-
 void partition_single_pass(nvbench::state &state) {
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    time_select(state, Falses::Reversed, SC::select_temp_bytes<int>(n),
-                [](const int *in, int *out, std::size_t *count, std::size_t n, Below pred, void *temp,
-                   std::size_t bytes, cudaStream_t s) { SC::partition(in, out, count, n, pred, temp, bytes, s); });
+    time_select<Below>(state, Falses::Reversed, SC::select_temp_bytes<int>(n),
+                       [](const int *in, int *out, std::size_t *count, std::size_t n, Below pred, void *temp,
+                          std::size_t bytes, cudaStream_t s) {
+                           SC::partition(in, out, count, n, pred, temp, bytes, s);
+                       });
 }
 
 void partition_single_pass_stable(nvbench::state &state) {
     const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    time_select(state, Falses::InOrder, SC::select_temp_bytes<int>(n),
-                [](const int *in, int *out, std::size_t *count, std::size_t n, Below pred, void *temp,
-                   std::size_t bytes, cudaStream_t s) {
-                    SC::stable_partition(in, out, count, n, pred, temp, bytes, s);
-                });
+    time_select<Below>(state, Falses::InOrder, SC::select_temp_bytes<int>(n),
+                       [](const int *in, int *out, std::size_t *count, std::size_t n, Below pred, void *temp,
+                          std::size_t bytes, cudaStream_t s) {
+                           SC::stable_partition(in, out, count, n, pred, temp, bytes, s);
+                       });
 }
 
 // Names "<operation>/<implementation>", axes n and param: what bench/nvbench/nvbench_to_csv.py makes
 // the CSV's rows of. (NVBENCH_BENCH pastes the function's name into its own: unqualified, here.)
 NVBENCH_BENCH(copy_bandwidth).set_name("copy/cudaMemcpyAsync").add_int64_power_of_two_axis("n", kScanLog2);
-NVBENCH_BENCH(scan_cub).set_name("scan/cub").add_int64_power_of_two_axis("n", kScanLog2);
+[[maybe_unused]] nvbench::benchmark_base &kScanCub = add_scan_cub("cub");
 NVBENCH_BENCH(scan_single_pass).set_name("scan/single_pass").add_int64_power_of_two_axis("n", kScanLog2);
 // The course's scans beside them, and the sweep, while the CPU's sums of these n are still cached.
 NVBENCH_BENCH(scan_thrust).set_name("scan/thrust").add_int64_power_of_two_axis("n", kScanLog2);
@@ -422,10 +343,7 @@ NVBENCH_BENCH(sweep_scan_single_pass)
     .set_name("sweep_scan/single_pass")
     .add_int64_power_of_two_axis("n", kSweepLog2)
     .add_int64_axis("block", kSweepBlocks);
-NVBENCH_BENCH(compact_cub)
-    .set_name("compact/cub")
-    .add_int64_power_of_two_axis("n", kScanLog2)
-    .add_string_axis("param", kPercentsKept);
+[[maybe_unused]] nvbench::benchmark_base &kCompactCub = add_compact_cub<Below>("cub");
 NVBENCH_BENCH(compact_single_pass)
     .set_name("compact/single_pass")
     .add_int64_power_of_two_axis("n", kScanLog2)
@@ -442,10 +360,7 @@ NVBENCH_BENCH(compact_shared)
     .set_name("compact/shared")
     .add_int64_power_of_two_axis("n", kScanLog2)
     .add_string_axis("param", kPercentsKept);
-NVBENCH_BENCH(partition_cub)
-    .set_name("partition/cub")
-    .add_int64_power_of_two_axis("n", kScanLog2)
-    .add_string_axis("param", kPartitionPercents);
+[[maybe_unused]] nvbench::benchmark_base &kPartitionCub = add_partition_cub<Below>("cub");
 NVBENCH_BENCH(partition_single_pass)
     .set_name("partition/single_pass")
     .add_int64_power_of_two_axis("n", kScanLog2)

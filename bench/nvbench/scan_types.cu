@@ -1,9 +1,9 @@
 // The scan part's other element types on NVBench (issue #48): the exclusive sum of int64 (long
 // long), float and double items (operations scan_int64, scan_float, scan_double), ours
 // (single_pass: the single-pass scan at the library's default tuning) against the toolkit's
-// cub::DeviceScan::ExclusiveSum (cub, called with an int item count), at n = 2^20, 2^24 and 2^28
-// (axis n, bench/nvbench/scan.cu's sizes). Inputs: the scan part's, uniform integers in [0, 100)
-// (index_hash(i, kScanSeed) % 100, the seed of scan.cu's int inputs) converted to the type. Timed:
+// cub::DeviceScan::ExclusiveSum (cub, called with an int item count), at n = 2^20, 2^24 and 2^28 (the full
+// profile: 2^10, 2^12, ..., 2^28) (axis n, bench/nvbench/scan.cu's sizes). Inputs: the scan part's, uniform
+// integers in [0, 100) (index_hash(i, kScanSeed) % 100, the seed of scan.cu's int inputs) converted to the type. Timed:
 // the one scan call on NVBench's stream, stream-ordered; NVBench's cold runs flush the L2 between
 // samples. Bytes: every item read and written once (2 sizeof(T) n).
 //
@@ -20,13 +20,13 @@
 // that CCCL.
 #include "check.cuh"
 #include "scan_inputs.cuh"
+#include "scan_types_cub.cuh"
 
 #include <stream_compaction/device/scan.cuh>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_buffer.h>
 #include <stream_compaction/support/operators.cuh>
 
-#include <cub/device/device_scan.cuh>
 #include <nvbench/nvbench.cuh>
 
 #include <cstddef>
@@ -39,43 +39,11 @@ namespace {
 
 namespace SC = StreamCompaction;
 
-// The part's axis, inputs and CPU references, shared with sc_nvbench_scan and the CCCL anchors (scan_inputs.cuh).
-using scan_inputs::exact_exclusive_sum_of;
-using scan_inputs::fill_converted;
-using scan_inputs::first_disagreement;
+// The part's axis, shared with sc_nvbench_scan and the CCCL anchors (scan_inputs.cuh); the CUB rows and
+// time_scan, shared with sc_nvbench_cccl_next (scan_types_cub.cuh).
 using scan_inputs::kScanLog2;
-
-// One scan of T: scan(in, out, n, temp, temp_bytes, stream).
-template <class T, class Scan>
-void time_scan(nvbench::state &state, std::size_t temp_bytes, Scan scan) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    const cudaStream_t stream = state.get_cuda_stream();
-    SC::DeviceBuffer<T> in(n);
-    fill_converted<<<fill_blocks(n), kFillThreads, 0, stream>>>(in.get(), n);
-    SC_CHECK_LAUNCH(fill_converted);
-    SC::DeviceBuffer<T> out(n);
-    SC::DeviceBuffer<char> temp(temp_bytes);
-    out.fill_bytes(kPoisonByte);
-    temp.fill_bytes(kPoisonByte);
-    state.add_element_count(n);
-    state.add_global_memory_reads<T>(n);
-    state.add_global_memory_writes<T>(n);
-    state.exec([&](nvbench::launch &launch) {
-        scan(in.get(), out.get(), n, temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
-    });
-    record_difference(state, first_disagreement(read_back(out.get(), n, stream), *exact_exclusive_sum_of(n)));
-}
-
-template <class T>
-void scan_cub(nvbench::state &state) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    std::size_t bytes = 0;
-    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, static_cast<const T *>(nullptr),
-                                                static_cast<T *>(nullptr), static_cast<int>(n)));
-    time_scan<T>(state, bytes, [](const T *in, T *out, std::size_t n, void *temp, std::size_t bytes, cudaStream_t s) {
-        SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, static_cast<int>(n), s));
-    });
-}
+using scan_types_cub::add_scan_cub;
+using scan_types_cub::time_scan;
 
 template <class T>
 void scan_single_pass(nvbench::state &state) {
@@ -86,20 +54,17 @@ void scan_single_pass(nvbench::state &state) {
                  });
 }
 
-// NVBENCH_BENCH pastes the function's name into its own: one plain function per type and implementation.
-void scan_int64_cub(nvbench::state &state) { scan_cub<long long>(state); }
+// NVBENCH_BENCH pastes the function's name into its own: one plain function per type.
 void scan_int64_single_pass(nvbench::state &state) { scan_single_pass<long long>(state); }
-void scan_float_cub(nvbench::state &state) { scan_cub<float>(state); }
 void scan_float_single_pass(nvbench::state &state) { scan_single_pass<float>(state); }
-void scan_double_cub(nvbench::state &state) { scan_cub<double>(state); }
 void scan_double_single_pass(nvbench::state &state) { scan_single_pass<double>(state); }
 
 // Names "<operation>/<implementation>", axis n: what bench/nvbench/nvbench_to_csv.py makes the CSV's rows of.
-NVBENCH_BENCH(scan_int64_cub).set_name("scan_int64/cub").add_int64_power_of_two_axis("n", kScanLog2);
+[[maybe_unused]] nvbench::benchmark_base &kInt64Cub = add_scan_cub<long long>("cub");
 NVBENCH_BENCH(scan_int64_single_pass).set_name("scan_int64/single_pass").add_int64_power_of_two_axis("n", kScanLog2);
-NVBENCH_BENCH(scan_float_cub).set_name("scan_float/cub").add_int64_power_of_two_axis("n", kScanLog2);
+[[maybe_unused]] nvbench::benchmark_base &kFloatCub = add_scan_cub<float>("cub");
 NVBENCH_BENCH(scan_float_single_pass).set_name("scan_float/single_pass").add_int64_power_of_two_axis("n", kScanLog2);
-NVBENCH_BENCH(scan_double_cub).set_name("scan_double/cub").add_int64_power_of_two_axis("n", kScanLog2);
+[[maybe_unused]] nvbench::benchmark_base &kDoubleCub = add_scan_cub<double>("cub");
 NVBENCH_BENCH(scan_double_single_pass)
     .set_name("scan_double/single_pass")
     .add_int64_power_of_two_axis("n", kScanLog2);

@@ -24,6 +24,7 @@
 // may be left as the poison (float_difference says why).
 #include "arena.h"
 #include "check.cuh"
+#include "segmented_cub.cuh"
 #include "segmented_inputs.cuh"
 
 #include <stream_compaction/device/segmented_reduce.cuh>
@@ -32,7 +33,6 @@
 #include <stream_compaction/support/operators.cuh>
 
 #include <cub/device/device_reduce.cuh>
-#include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/std/functional>
 #include <nvbench/nvbench.cuh>
@@ -40,16 +40,11 @@
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
 
-#include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace bench {
@@ -58,33 +53,21 @@ namespace {
 namespace SC = StreamCompaction;
 using SC::DeviceBuffer;
 using SC::SegmentedReduceAlgorithm;
-// The part's inputs, axes and the CPU's exclusive segment sums, shared with the CCCL anchors
-// (segmented_inputs.cuh).
-using segmented_inputs::exclusive_segment_sums;
+// The part's inputs and axes, shared with the CCCL anchors (segmented_inputs.cuh).
 using segmented_inputs::HostSum;
-using segmented_inputs::kFloatTolerance;
-using segmented_inputs::kIsFloat;
 using segmented_inputs::kSegmentationNames;
 using segmented_inputs::kSegmentedLog2;
-using segmented_inputs::make_inputs;
-using segmented_inputs::NamedSegmentation;
 using segmented_inputs::SegmentedInputs;
-using segmented_inputs::segmentation_named;
+// The CUB scan and the timing and checks of a state, shared with sc_nvbench_cccl_next (segmented_cub.cuh).
+using segmented_cub::add_segmented_scan_cub;
+using segmented_cub::cub_scan_bytes;
+using segmented_cub::scan_cub;
+using segmented_cub::state_inputs;
+using segmented_cub::sum_difference;
+using segmented_cub::time_scan;
 
 // Thrust's storage beyond that of the CUB call it makes: room to spare for its own allocations.
 constexpr std::size_t kThrustExtraBytes = std::size_t{1} << 20;
-
-// The state's inputs; none (the state skipped) where its param names no segmentation.
-template <class V>
-std::optional<SegmentedInputs<V>> state_inputs(nvbench::state &state) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    NamedSegmentation segmentation = segmentation_named(n, state.get_string("param"));
-    if (segmentation.segmentation == nullptr) {
-        state.skip("no segmentation named " + state.get_string("param"));
-        return std::nullopt;
-    }
-    return make_inputs<V>(std::move(segmentation), n, state.get_cuda_stream());
-}
 
 // Each segment's sum, 0 for an empty one; once per point.
 template <class V>
@@ -99,98 +82,6 @@ std::shared_ptr<const std::vector<HostSum<V>>> segment_sums(const SegmentedInput
         });
         return sums;
     });
-}
-
-// The largest |expected[i]|, over every piece at once.
-double largest_magnitude(const std::vector<double> &expected) {
-    const auto pieces = pieces_of(expected.size());
-    std::vector<double> largest(pieces.size(), 0.0);
-    for_each_piece(pieces, [&](std::size_t piece, std::size_t begin, std::size_t end) {
-        double found = 0.0;
-        for (std::size_t i = begin; i < end; ++i) found = std::max(found, std::fabs(expected[i]));
-        largest[piece] = found;
-    });
-    return *std::max_element(largest.begin(), largest.end());
-}
-
-std::string shown(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.9g", value);
-    return text;
-}
-
-// "" when a float output passes, else its first item that fails: every |got - expected| within kFloatTolerance
-// of max(1, the largest |expected|), NaN failing; and an item whose bits are the poison's fails, unwritten: the
-// poison, about -2.9e-16, is within that tolerance of a 0, and no sum of these values can be it (every one is 0
-// or at least 2^-23 in magnitude).
-std::string float_difference(const std::vector<float> &got, const std::vector<double> &expected,
-                             const std::string &item) {
-    if (got.size() != expected.size())
-        return std::to_string(got.size()) + " " + item + "s, expected " + std::to_string(expected.size());
-    const double largest = largest_magnitude(expected);
-    const double tolerance = kFloatTolerance * std::max(1.0, largest);
-    const float poison = poison_value<float>();
-    const auto unwritten = [&](std::size_t k) { return std::memcmp(&got[k], &poison, sizeof poison) == 0; };
-    const auto fails = [&](std::size_t k) {
-        return unwritten(k) || !(std::fabs(static_cast<double>(got[k]) - expected[k]) <= tolerance);
-    };
-    const std::size_t i = first_failing(got.size(), fails);
-    if (i == got.size()) return "";
-    const std::string where = item + " " + std::to_string(i) + " of " + std::to_string(got.size());
-    if (unwritten(i)) return where + " unwritten (the poison)";
-    return where + " is " + shown(got[i]) + ", expected " + shown(expected[i]) + ", beyond " + shown(tolerance) +
-           " (" + shown(kFloatTolerance) + " of max(1, max |expected| " + shown(largest) + "))";
-}
-
-// "" when an output of V's passes for the CPU's sums, else what is wrong: ints equal, floats by float_difference.
-template <class V>
-std::string sum_difference(const std::vector<V> &got, const std::vector<HostSum<V>> &expected,
-                           const std::string &item) {
-    if constexpr (kIsFloat<V>)
-        return float_difference(got, expected, item);
-    else
-        return first_difference(got, expected, item);
-}
-
-// One segmented scan: scan(inputs, out, temp, temp_bytes, stream) writes the values' exclusive segmented
-// sums to out; temp_bytes(n, segments) is its storage.
-template <class V, class TempBytes, class Scan>
-void time_scan(nvbench::state &state, TempBytes temp_bytes, Scan scan) {
-    const std::optional<SegmentedInputs<V>> in = state_inputs<V>(state);
-    if (!in) return;
-    DeviceBuffer<V> out(in->n);
-    DeviceBuffer<char> temp(temp_bytes(in->n, in->segments));
-    out.fill_bytes(kPoisonByte);
-    temp.fill_bytes(kPoisonByte);
-    state.add_element_count(in->n);
-    state.add_global_memory_reads<V>(in->n);
-    state.add_global_memory_writes<V>(in->n);
-    state.exec([&](nvbench::launch &launch) {
-        scan(*in, out.get(), temp.get(), temp.bytes(), static_cast<cudaStream_t>(launch.get_stream()));
-    });
-    const std::string difference =
-        sum_difference(read_back(out.get(), in->n, state.get_cuda_stream()), *exclusive_segment_sums(*in), "scan");
-    record_difference(state, difference);
-}
-
-// cub::DeviceScan::ExclusiveSumByKey's storage, called with an int item count, equal_to on the keys.
-template <class V>
-std::size_t cub_scan_bytes(std::size_t n) {
-    std::size_t bytes = 0;
-    SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(nullptr, bytes, static_cast<const int *>(nullptr),
-                                                     static_cast<const V *>(nullptr), static_cast<V *>(nullptr),
-                                                     static_cast<int>(n), ::cuda::std::equal_to<>{}));
-    return bytes;
-}
-
-template <class V>
-void scan_cub(nvbench::state &state) {
-    time_scan<V>(state, [](std::size_t n, std::size_t) { return cub_scan_bytes<V>(n); },
-                 [](const SegmentedInputs<V> &in, V *out, void *temp, std::size_t bytes, cudaStream_t stream) {
-                     SC_CUDA_CHECK(cub::DeviceScan::ExclusiveSumByKey(temp, bytes, in.keys.get(), in.values.get(),
-                                                                      out, static_cast<int>(in.n),
-                                                                      ::cuda::std::equal_to<>{}, stream));
-                 });
 }
 
 template <class V>
@@ -211,7 +102,6 @@ void scan_offsets(nvbench::state &state) {
                  });
 }
 
-void segmented_scan_cub(nvbench::state &state) { scan_cub<int>(state); }
 void segmented_scan_flags(nvbench::state &state) { scan_flags<int>(state); }
 void segmented_scan_offsets(nvbench::state &state) { scan_offsets<int>(state); }
 void segmented_scan_float_cub(nvbench::state &state) { scan_cub<float>(state); }
@@ -380,10 +270,7 @@ void segmented_reduce_thrust_reduce_by_key(nvbench::state &state) {
 }
 
 // Names "<operation>/<implementation>", axes n and param (the segmentation): bench/nvbench/nvbench_to_csv.py.
-NVBENCH_BENCH(segmented_scan_cub)
-    .set_name("segmented_scan/cub")
-    .add_int64_power_of_two_axis("n", kSegmentedLog2)
-    .add_string_axis("param", kSegmentationNames);
+[[maybe_unused]] nvbench::benchmark_base &kSegmentedScanCub = add_segmented_scan_cub("cub");
 NVBENCH_BENCH(segmented_scan_thrust)
     .set_name("segmented_scan/thrust")
     .add_int64_power_of_two_axis("n", kSegmentedLog2)

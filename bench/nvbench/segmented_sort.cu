@@ -21,95 +21,27 @@
 // segments of about equal item counts, one per hardware thread, the reference takes about one thread's sort of
 // the largest segment (2^22 pairs at most).
 #include "check.cuh"
+#include "segmented_sort_cub.cuh"
 #include "segmented_sort_inputs.cuh"
 
 #include <stream_compaction/device/segmented_sort.cuh>
 #include <stream_compaction/support/cuda_check.h>
 #include <stream_compaction/support/device_buffer.h>
 
-#include <cub/device/device_segmented_sort.cuh>
 #include <nvbench/nvbench.cuh>
 
-#include <algorithm>
 #include <cstddef>
-#include <memory>
-#include <optional>
-#include <string>
-#include <vector>
 
 namespace bench {
 namespace {
 
 namespace SC = StreamCompaction;
-using SC::DeviceBuffer;
 
 using namespace segmented_sort_inputs;  // the size, seeds, size classes and offsets of these inputs, the
                                         // part's axes, its inputs and the CPU's sorted segments (shared with
                                         // the CCCL anchors)
-
-// The state's inputs; none (the state skipped) where its param names no size class.
-std::optional<SortInputs> state_inputs(nvbench::state &state, bool pairs) {
-    const auto n = static_cast<std::size_t>(state.get_int64("n"));
-    const std::string sizes = state.get_string("param");
-    if (std::find(kSizeClassNames.begin(), kSizeClassNames.end(), sizes) == kSizeClassNames.end()) {
-        state.skip("no segment size class named " + sizes);
-        return std::nullopt;
-    }
-    return sort_inputs(n, sizes, pairs, state.get_cuda_stream());
-}
-
-// One sort of one state: its inputs, the poisoned outputs and storage (temp_bytes(n, segments) bytes),
-// NVBench's counts, the timed sorts under `tag` and the check of what the last one wrote. sort(inputs,
-// keys_out, values_out, temp, temp_bytes, stream) enqueues one sort (values_out null for the keys).
-template <class ExecTag, class TempBytes, class Sort>
-void time_sort(nvbench::state &state, ExecTag tag, bool pairs, TempBytes temp_bytes, Sort sort) {
-    const std::optional<SortInputs> in = state_inputs(state, pairs);
-    if (!in) return;
-    const cudaStream_t stream = state.get_cuda_stream();
-    DeviceBuffer<int> keys_out(in->n), values_out(pairs ? in->n : 0);
-    DeviceBuffer<char> temp(temp_bytes(in->n, in->segments));
-    keys_out.fill_bytes(kPoisonByte);
-    values_out.fill_bytes(kPoisonByte);
-    temp.fill_bytes(kPoisonByte);
-    state.add_element_count(in->n);
-    state.add_global_memory_reads((pairs ? 8 : 4) * in->n + 4 * (in->segments + 1));
-    state.add_global_memory_writes<int>(pairs ? 2 * in->n : in->n);
-    state.exec(tag, [&](nvbench::launch &launch) {
-        sort(*in, keys_out.get(), values_out.get(), temp.get(), temp.bytes(),
-             static_cast<cudaStream_t>(launch.get_stream()));
-    });
-    const std::shared_ptr<const SortedSegments> expected = sorted_segments(*in);
-    std::string difference = first_difference(read_back(keys_out.get(), in->n, stream), expected->keys, "key");
-    if (difference.empty() && pairs)
-        difference = first_difference(read_back(values_out.get(), in->n, stream), expected->values, "value");
-    record_difference(state, difference);
-}
-
-// CUB's storage for n items in `segments` segments (its size depends on the counts alone).
-std::size_t cub_temp_bytes(std::size_t n, std::size_t segments, bool pairs) {
-    std::size_t bytes = 0;
-    const int *in = nullptr;
-    int *out = nullptr;
-    if (pairs)
-        SC_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(nullptr, bytes, in, out, in, out, static_cast<int>(n),
-                                                                static_cast<int>(segments), in, in));
-    else
-        SC_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortKeys(nullptr, bytes, in, out, static_cast<int>(n),
-                                                               static_cast<int>(segments), in, in));
-    return bytes;
-}
-
-// CUB waits for its segment groups' sizes (above 500 segments): NVBench must not block the stream.
-void segmented_sort_keys_cub(nvbench::state &state) {
-    time_sort(state, nvbench::exec_tag::sync, false,
-              [](std::size_t n, std::size_t segments) { return cub_temp_bytes(n, segments, false); },
-              [](const SortInputs &in, int *keys_out, int *, void *temp, std::size_t bytes, cudaStream_t stream) {
-                  const int *offsets = in.offsets.get();
-                  SC_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortKeys(
-                      temp, bytes, in.keys.get(), keys_out, static_cast<int>(in.n), static_cast<int>(in.segments),
-                      offsets, offsets + 1, stream));
-              });
-}
+using namespace segmented_sort_cub;     // the CUB rows and the timing of a state, shared with
+                                        // sc_nvbench_cccl_next
 
 // Ours at the library's default tuning; it never waits for the device.
 void segmented_sort_keys_ours(nvbench::state &state) {
@@ -118,18 +50,6 @@ void segmented_sort_keys_ours(nvbench::state &state) {
               [](const SortInputs &in, int *keys_out, int *, void *temp, std::size_t bytes, cudaStream_t stream) {
                   SC::segmented_sort_keys(in.keys.get(), keys_out, in.n, in.offsets.get(), in.segments, temp, bytes,
                                           stream);
-              });
-}
-
-void segmented_sort_pairs_cub(nvbench::state &state) {
-    time_sort(state, nvbench::exec_tag::sync, true,
-              [](std::size_t n, std::size_t segments) { return cub_temp_bytes(n, segments, true); },
-              [](const SortInputs &in, int *keys_out, int *values_out, void *temp, std::size_t bytes,
-                 cudaStream_t stream) {
-                  const int *offsets = in.offsets.get();
-                  SC_CUDA_CHECK(cub::DeviceSegmentedSort::StableSortPairs(
-                      temp, bytes, in.keys.get(), keys_out, in.values.get(), values_out, static_cast<int>(in.n),
-                      static_cast<int>(in.segments), offsets, offsets + 1, stream));
               });
 }
 
@@ -144,18 +64,12 @@ void segmented_sort_pairs_ours(nvbench::state &state) {
 }
 
 // Names "<operation>/<implementation>", axes n and param (the size class): bench/nvbench/nvbench_to_csv.py.
-NVBENCH_BENCH(segmented_sort_keys_cub)
-    .set_name("segmented_sort_keys/cub")
-    .add_int64_power_of_two_axis("n", kSegmentedSortLog2)
-    .add_string_axis("param", kSizeClassNames);
+[[maybe_unused]] nvbench::benchmark_base &kSortKeysCub = add_segmented_sort_keys_cub("cub");
 NVBENCH_BENCH(segmented_sort_keys_ours)
     .set_name("segmented_sort_keys/ours")
     .add_int64_power_of_two_axis("n", kSegmentedSortLog2)
     .add_string_axis("param", kSizeClassNames);
-NVBENCH_BENCH(segmented_sort_pairs_cub)
-    .set_name("segmented_sort_pairs/cub")
-    .add_int64_power_of_two_axis("n", kSegmentedSortLog2)
-    .add_string_axis("param", kSizeClassNames);
+[[maybe_unused]] nvbench::benchmark_base &kSortPairsCub = add_segmented_sort_pairs_cub("cub");
 NVBENCH_BENCH(segmented_sort_pairs_ours)
     .set_name("segmented_sort_pairs/ours")
     .add_int64_power_of_two_axis("n", kSegmentedSortLog2)
