@@ -25,16 +25,21 @@ Two kinds of example:
   "// example: <name>" is a complete program with an `int main()`; main is renamed and called
   from the wrapper's. Its program and test are named readme_<name> whichever Markdown file holds
   it, so that moving an example between pages keeps its test's name; names must be unique across
-  all the files given.
+  all the files given. "// example: <name> (needs: mpi)" marks a program that needs more than the
+  library: here MPI and the distributed (NCCL) target, run under an MPI launcher
+  (tests/examples/CMakeLists.txt builds it only where both are found, and reports it skipped, with
+  the reason, otherwise).
 
 Every program exits 77 with a "skipped: no CUDA device" line where no device is usable (CTest's
-SKIP_RETURN_CODE), 1 with "FAIL: ..." when the example returns non-zero or throws, and 0 when it
-passes. #line directives make compiler errors point at the header's or the Markdown file's own
+SKIP_RETURN_CODE), and 77 too when the example itself returns 77 (having printed why it cannot
+run here, e.g. more MPI ranks on a machine than GPUs), 1 with "FAIL: ..." when the example returns
+any other non-zero value or throws, and 0 when it passes. #line directives make compiler errors point at the header's or the Markdown file's own
 lines.
 
 Writes <out>/<name>.cu for each example (only when the text changed, so a configure does not force
 a rebuild) and <out>/examples.cmake, which sets SC_EXAMPLES (the names) and, for each name,
-SC_EXAMPLE_<name>_SOURCE (the .cu) and SC_EXAMPLE_<name>_ORIGIN (file:line). Generated files of
+SC_EXAMPLE_<name>_SOURCE (the .cu), SC_EXAMPLE_<name>_ORIGIN (file:line) and
+SC_EXAMPLE_<name>_NEEDS (empty, or the list after "needs:"). Generated files of
 examples that no longer exist are removed. A header given on the command line without an example
 is reported on stderr as a warning ("warning: ..."); a malformed example is an error (exit 1).
 Python 3 standard library only.
@@ -50,7 +55,8 @@ HEADER_EXAMPLE_LINE = "//   "
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 MARKDOWN_FENCE_OPEN = re.compile(r"^```(cpp|c\+\+|cuda)\s*$")
 MARKDOWN_FENCE_CLOSE = re.compile(r"^```\s*$")
-MARKDOWN_EXAMPLE_NAME = re.compile(r"^// example:\s*([A-Za-z0-9_]+)\s*$")
+MARKDOWN_EXAMPLE_NAME = re.compile(r"^// example:\s*([A-Za-z0-9_]+)\s*(?:\(needs:\s*([a-z, ]+)\))?\s*$")
+MARKDOWN_EXAMPLE_NEEDS = ("mpi",)  # what tests/examples/CMakeLists.txt knows how to provide
 MARKDOWN_MAIN = re.compile(r"^(\s*)int\s+main\s*\(\s*(void)?\s*\)")
 MARKDOWN_MAIN_RENAMED = "static int sc_readme_example_main()"
 MARKDOWN_EXAMPLE_PREFIX = "readme_"  # the tests example.readme_<name> are older than docs/
@@ -61,13 +67,14 @@ class ExampleError(Exception):
 
 
 class Example:
-    def __init__(self, name, kind, origin_path, origin_line, lines, include=None):
+    def __init__(self, name, kind, origin_path, origin_line, lines, include=None, needs=()):
         self.name = name                  # file and target name: device_scan, readme_scan_and_partition
         self.kind = kind                  # "header" or "markdown"
         self.origin_path = origin_path    # absolute path of the header or Markdown file
         self.origin_line = origin_line    # 1-based line of the example's first code line there
         self.lines = lines                # the code, prefix removed
         self.include = include            # header examples: "stream_compaction/device/scan.cuh"
+        self.needs = list(needs)          # markdown examples: ["mpi"] for "(needs: mpi)"
 
 
 def relative_to_root(path, root):
@@ -132,11 +139,16 @@ def markdown_examples(path, root):
             if len(mains) != 1:
                 raise ExampleError(f"{rel}:{start + 1}: example '{named.group(1)}' must define exactly one "
                                    f"'int main()' (found {len(mains)})")
+            needs = [word for word in re.split(r"[ ,]+", named.group(2) or "") if word]
+            unknown = [word for word in needs if word not in MARKDOWN_EXAMPLE_NEEDS]
+            if unknown:
+                raise ExampleError(f"{rel}:{start + 1}: example '{named.group(1)}' needs '{', '.join(unknown)}': "
+                                   f"only {', '.join(MARKDOWN_EXAMPLE_NEEDS)} can be provided")
             program = list(block)
             k = mains[0]
             program[k] = MARKDOWN_MAIN.sub(lambda m: m.group(1) + MARKDOWN_MAIN_RENAMED, program[k], count=1)
             examples.append(Example(MARKDOWN_EXAMPLE_PREFIX + named.group(1), "markdown", os.path.abspath(path),
-                                    start + 1, program))
+                                    start + 1, program, needs=needs))
         elif block and block[0].lower().startswith("// example"):
             raise ExampleError(f"{rel}:{start + 1}: expected '// example: <name>' (letters, digits, _)")
         i = end + 1
@@ -179,7 +191,12 @@ def wrapper_main(w, example, call):
         "        return 77;  // CTest's SKIP_RETURN_CODE",
         "    }",
         "    try {",
-        f"        if ({call}() != 0) {{",
+        f"        const int result = {call}();",
+        "        if (result == 77) {  // the example printed why it cannot run here",
+        "            std::printf(\"skipped: %s\\n\", sc_example_label);",
+        "            return 77;",
+        "        }",
+        "        if (result != 0) {",
         "            std::printf(\"FAIL: %s: wrong result\\n\", sc_example_label);",
         "            return 1;",
         "        }",
@@ -310,6 +327,7 @@ def main(argv):
         produced.add(os.path.basename(source))
         manifest.append(f"set(SC_EXAMPLE_{example.name}_SOURCE {cmake_quote(source)})")
         manifest.append(f"set(SC_EXAMPLE_{example.name}_ORIGIN {cmake_quote(example.origin_label)})")
+        manifest.append(f"set(SC_EXAMPLE_{example.name}_NEEDS {' '.join(example.needs)})")
         if args.list:
             print(f"{example.name}\t{example.origin_label}\t{source}")
     write_if_changed(os.path.join(out, "examples.cmake"), "\n".join(manifest) + "\n")
