@@ -1,7 +1,8 @@
-// gpu_tests' main: GoogleTest's, but a run that skipped tests for want of a usable device exits 77,
-// CTest's SKIP_RETURN_CODE, so that a command running many of them (gpu_tests.staged_scans) is
-// reported Skipped, not Passed, on a machine without a GPU; and a binary that holds no code for the
-// GPU says so in one line and exits 4 before any test, instead of failing every one of them.
+// gpu_tests' main: GoogleTest's, but a run that skipped tests for want of a usable device, or whose
+// every test skipped, exits 77, CTest's SKIP_RETURN_CODE, so that a command running many of them
+// (gpu_tests.staged_scans) is reported Skipped, not Passed, on a machine without a GPU; and a binary
+// that holds no code for the GPU says so in one line and exits 4 before any test, instead of
+// failing every one of them.
 #include <gtest/gtest.h>
 
 #include "gpu_test_util.h"
@@ -10,15 +11,20 @@
 
 namespace {
 
-constexpr int kExitSkippedWithoutDevice = 77;
+constexpr int kExitSkipped = 77;
 
-// RUN_ALL_TESTS's code, or 77 when it passed but skipped tests and no device is usable. A run that
-// skipped nothing keeps its 0: --gtest_list_tests (gtest_discover_tests) and a filter of tests that
-// need no device pass. The device is probed only after a skip, so that listing makes no CUDA call.
+// RUN_ALL_TESTS's code, or 77 when it passed but skipped tests and no device is usable, or when
+// every test it ran skipped (on a GPU too: CTest runs each discovered test alone, and one that
+// skips for want of memory or of a second GPU did not run, so it must not be reported Passed). A
+// run that skipped nothing keeps its 0: --gtest_list_tests (gtest_discover_tests) and a filter of
+// tests that need no device pass. The device is probed only after a skip, so that listing makes no
+// CUDA call.
 int exitCodeForDevice(int gtestResult) {
-    const bool skippedAny = ::testing::UnitTest::GetInstance()->skipped_test_count() > 0;
-    if (gtestResult != 0 || !skippedAny || device().usable) return gtestResult;
-    return kExitSkippedWithoutDevice;
+    const ::testing::UnitTest &run = *::testing::UnitTest::GetInstance();
+    const int skipped = run.skipped_test_count();
+    if (gtestResult != 0 || skipped == 0) return gtestResult;
+    if (skipped == run.test_to_run_count() || !device().usable) return kExitSkipped;
+    return gtestResult;
 }
 
 }  // namespace
