@@ -33,14 +33,14 @@ Two kinds of example:
 Every program exits 77 with a "skipped: no CUDA device" line where no device is usable (CTest's
 SKIP_RETURN_CODE), and 77 too when the example itself returns 77 (having printed why it cannot
 run here, e.g. more MPI ranks on a machine than GPUs), 1 with "FAIL: ..." when the example returns
-any other non-zero value or throws, and 0 when it passes. #line directives make compiler errors point at the header's or the Markdown file's own
-lines.
+any other non-zero value or throws, and 0 when it passes. #line directives make compiler errors
+point at the header's or the Markdown file's own lines.
 
 Writes <out>/<name>.cu for each example (only when the text changed, so a configure does not force
 a rebuild) and <out>/examples.cmake, which sets SC_EXAMPLES (the names) and, for each name,
 SC_EXAMPLE_<name>_SOURCE (the .cu), SC_EXAMPLE_<name>_ORIGIN (file:line) and
-SC_EXAMPLE_<name>_NEEDS (empty, or the list after "needs:"). Generated files of
-examples that no longer exist are removed. A header given on the command line without an example
+SC_EXAMPLE_<name>_NEEDS (empty, or the list after "needs:"). Generated files of examples that no
+longer exist are removed. A header given on the command line without an example
 is reported on stderr as a warning ("warning: ..."); a malformed example is an error (exit 1).
 Python 3 standard library only.
 """
