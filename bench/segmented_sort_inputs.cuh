@@ -1,9 +1,10 @@
 #pragma once
 // The inputs of the segmented-sort part (sc_nvbench_segmented_sort), shared with the CCCL anchors
 // (bench/anchors/, which time another CCCL's DeviceSegmentedSort on the same data): 2^24 keys and
-// values from index_hash (the seeds below, fill_masked_hashes with every bit), and offsets of three
-// size classes ("tiny", "mixed", "huge") from a seeded host generator. Also the part's axes, and the
-// CPU's stable sort of each segment (sorted_segments).
+// values from index_hash (the seeds below, fill_masked_hashes with every bit), and offsets of seven
+// size classes from a seeded host generator: uniform lengths of mean 2, 8 ("tiny", 1..15), 32, 128
+// and 1,024 (1 .. 2 mean - 1: issue #45's classes), "mixed" and "huge". Also the part's axes, and
+// the CPU's stable sort of each segment (sorted_segments).
 #include "fill.h"
 #include "nvbench/host_reference.h"
 
@@ -26,15 +27,22 @@ namespace segmented_sort_inputs {
 
 constexpr int kLog2 = 24;
 constexpr std::uint32_t kKeySeed = 0x736f7274u, kValueSeed = 0x76616c75u;
-const char *const kSizeClasses[] = {"tiny", "mixed", "huge"};
+const char *const kSizeClasses[] = {"mean2", "tiny", "mean32", "mean128", "mean1024", "mixed", "huge"};
+
+// The mean length of a uniform class ("tiny" is mean 8), 0 for the others.
+inline int uniform_mean(const std::string &sizes) {
+    if (sizes == "tiny") return 8;
+    return sizes.rfind("mean", 0) == 0 ? std::stoi(sizes.substr(4)) : 0;
+}
 
 inline std::vector<int> make_offsets(std::size_t n, const std::string &sizes) {
-    std::mt19937_64 rng(sizes.size());
-    std::uniform_int_distribution<int> tiny(1, 15), huge(1 << 20, 1 << 22);
+    std::mt19937_64 rng(sizes.size());  // the seed of the first three classes' offsets since 2026-11-24
+    const int mean = uniform_mean(sizes);
+    std::uniform_int_distribution<int> uniform(1, std::max(1, 2 * mean - 1)), huge(1 << 20, 1 << 22);
     std::uniform_real_distribution<double> unit(1e-12, 1.0);
     std::vector<int> offsets{0};
     while (static_cast<std::size_t>(offsets.back()) < n) {
-        const double length = sizes == "tiny"   ? tiny(rng)
+        const double length = mean > 0          ? uniform(rng)
                               : sizes == "huge" ? huge(rng)
                                                 : std::min(4e5, std::floor(4.0 * std::pow(unit(rng), -1.0 / 1.2)) - 4.0);
         offsets.push_back(static_cast<int>(std::min<double>(static_cast<double>(n), offsets.back() + length)));

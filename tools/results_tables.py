@@ -196,11 +196,12 @@ TABLES = {
         R("merge pairs, int32", "merge_pairs", "ours", P28),
         R("merge pairs, int32", "merge_pairs", "ours", P24),
         R("sorted search, lower bounds, int32", "sorted_search", "ours", P28, "lower"),
-        R("segmented sort keys, mixed (Pareto) segments", "segmented_sort_keys", "ours", P24, "mixed"),
-        R("segmented sort keys, tiny segments (1-15)", "segmented_sort_keys", "ours", P24, "tiny"),
-        R("segmented sort keys, huge segments (2^20-2^22)", "segmented_sort_keys", "ours", P24, "huge"),
-        R("segmented sort pairs, mixed (Pareto) segments", "segmented_sort_pairs", "ours", P24, "mixed"),
-    ]),
+    ] + [R("segmented sort {}, {} segments".format(what, label), "segmented_sort_" + what, "ours", P24,
+           param, kind="h200")
+         for what in ("keys", "pairs")
+         for param, label in (("mean2", "uniform 1-3"), ("tiny", "uniform 1-15"), ("mean32", "uniform 1-63"),
+                              ("mean128", "uniform 1-255"), ("mean1024", "uniform 1-2047"),
+                              ("mixed", "mixed (Pareto)"), ("huge", "huge (2^20-2^22)"))]),
     # docs/performance/distributed.md: NCCL, 2 GPUs against 1.
     "distributed": Table("h200x2", DISTRIBUTED, [
         R("exclusive sum, int32 (weak scaling)", "scan", "nccl", gpus=2, n_per_gpu=2 ** 30,

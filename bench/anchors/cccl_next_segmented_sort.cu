@@ -1,7 +1,7 @@
 // sc_nvbench_cccl_next's rows of the segmented-sort part (bench/nvbench/segmented_sort.cu): the CUB of
 // SC_CCCL_NEXT (cccl_next.cuh) on that part's inputs (segmented_sort_inputs.cuh: n = 2^24 int32 keys and
-// values, index hashes of every bit, in segments of three size classes, axis param "tiny", "mixed",
-// "huge"): segmented_sort_keys/cub_X.Y and segmented_sort_pairs/cub_X.Y, cub::DeviceSegmentedSort::
+// values, index hashes of every bit, in segments of seven size classes, axis param: kSizeClasses):
+// segmented_sort_keys/cub_X.Y and segmented_sort_pairs/cub_X.Y, cub::DeviceSegmentedSort::
 // StableSortKeys and StableSortPairs, called as segmented_sort.cu calls the toolkit's (int item and
 // segment counts, the begin and end offsets from one array). Above its partitioning threshold CUB
 // copies the sizes of its segment groups to the host and waits for them (it still does in CCCL 3.6),

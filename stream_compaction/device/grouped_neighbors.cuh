@@ -32,7 +32,6 @@
 #include <stream_compaction/detail/host/launch.cuh>
 #include <stream_compaction/detail/host/temp_storage.h>
 #include <stream_compaction/detail/neighbors/functors.cuh>
-#include <stream_compaction/detail/segmented_sort/kernels.cuh>
 #include <stream_compaction/device/load_balance.cuh>
 #include <stream_compaction/device/radix_sort.cuh>
 #include <stream_compaction/device/scan.cuh>

@@ -1,6 +1,7 @@
 // Segmented sort (device/segmented_sort.cuh) against std::stable_sort of each segment, on tiny,
-// mixed and huge segments, empty ones in runs, every key type; graph replay and odd temporary
-// storage.
+// mixed and huge segments, empty ones in runs, lengths at the edges of its size classes and merge
+// levels, every key width and 4- and 8-byte values; graph replay (with the size classes changing
+// between replays) and odd temporary storage.
 #include <stream_compaction/device/segmented_sort.cuh>
 
 #include "gpu_test_util.h"
@@ -78,34 +79,44 @@ std::vector<int> makeLengths(Sizes sizes, std::size_t total, std::mt19937 &rng) 
 template <class K>
 std::vector<K> makeKeys(std::size_t n, std::mt19937 &rng) {
     std::vector<K> keys(n);
-    if constexpr (std::is_same<K, float>::value) {
-        const float specials[] = {0.0f, -0.0f, std::numeric_limits<float>::infinity(),
-                                  -std::numeric_limits<float>::infinity(), -1.5f, 1e-30f};
-        std::uniform_real_distribution<float> d(-100.0f, 100.0f);
+    if constexpr (std::is_floating_point<K>::value) {
+        const K specials[] = {K(0), -K(0), std::numeric_limits<K>::infinity(), -std::numeric_limits<K>::infinity(),
+                              K(-1.5), K(1e-30)};
+        std::uniform_real_distribution<K> d(K(-100), K(100));
         for (K &k : keys) k = rng() % 8 == 0 ? specials[rng() % 6] : d(rng);
-    } else if constexpr (std::is_same<K, int>::value) {
-        for (K &k : keys) k = rng() % 16 == 0 ? (rng() % 2 ? INT_MIN : INT_MAX) : static_cast<int>(rng() % 2001) - 1000;
+    } else if constexpr (std::is_signed<K>::value) {
+        for (K &k : keys)
+            k = rng() % 16 == 0 ? (rng() % 2 ? std::numeric_limits<K>::min() : std::numeric_limits<K>::max())
+                                : static_cast<K>(static_cast<int>(rng() % 2001) - 1000);
+    } else if constexpr (sizeof(K) == 8) {
+        for (K &k : keys) k = rng() % 4 == 0 ? ~K(0) - rng() % 3 : (static_cast<K>(rng()) << 32) + rng() % 5000;
     } else {
         for (K &k : keys) k = static_cast<K>(rng() % 5000);  // many duplicates
     }
     return keys;
 }
 
-template <class K>
+template <class K, class V = int>
 void checkSort(const std::vector<int> &offsets, std::mt19937 &rng) {
     const std::size_t n = offsets.back(), segments = offsets.size() - 1;
-    SCOPED_TRACE(std::to_string(segments) + " segments, " + std::to_string(n) + " items");
+    SCOPED_TRACE(std::to_string(segments) + " segments, " + std::to_string(n) + " items, keys of " +
+                 std::to_string(sizeof(K)) + " bytes, values of " + std::to_string(sizeof(V)));
     std::vector<K> keys = makeKeys<K>(n, rng);
-    std::vector<int> values(n);
-    for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<int>(i);  // stability shows in the values
+    std::vector<V> values(n);
+    for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<V>(i);  // stability shows in the values
     DeviceArena arena;
     K *d_keys = arena.make<K>(n), *d_keys_out = arena.make<K>(n), *d_keys_only = arena.make<K>(n);
-    int *d_values = arena.make<int>(n), *d_values_out = arena.make<int>(n), *d_offsets = arena.make<int>(offsets.size());
+    V *d_values = arena.make<V>(n), *d_values_out = arena.make<V>(n);
+    int *d_offsets = arena.make<int>(offsets.size());
     upload(0, d_keys, keys);
     upload(0, d_values, values);
     upload(0, d_offsets, offsets);
+    poison(0, d_keys_out, n * sizeof(K));
+    poison(0, d_keys_only, n * sizeof(K));
+    poison(0, d_values_out, n * sizeof(V));
     const std::size_t bytes = SC::segmented_sort_temp_bytes<K>(n);
     char *d_temp = arena.make<char>(bytes);
+    poison(0, d_temp, bytes);
     SC::segmented_sort_pairs(d_keys, d_keys_out, d_values, d_values_out, n, d_offsets, segments, d_temp, bytes);
     SC::segmented_sort_keys(d_keys, d_keys_only, n, d_offsets, segments, d_temp, bytes);
     SC_CUDA_CHECK(cudaDeviceSynchronize());
@@ -129,28 +140,105 @@ TEST_F(GpuSegmentedSort, TinyMixedAndHugeSegmentsOfEveryKeyType) {
         }
 }
 
+// Uniform lengths of mean `mean` (1 .. 2 mean - 1): the benchmark's classes of 2 to 1,024.
+std::vector<int> uniformLengths(int mean, std::size_t total, std::mt19937 &rng) {
+    std::uniform_int_distribution<int> length(1, 2 * mean - 1);
+    std::vector<int> lengths;
+    for (std::size_t sum = 0; sum < total;) {
+        lengths.push_back(static_cast<int>(std::min<std::size_t>(length(rng), total - sum)));
+        sum += lengths.back();
+    }
+    return lengths;
+}
+
+TEST_F(GpuSegmentedSort, UniformMeansFromTwoToOneThousand) {
+    std::mt19937 rng(freshSeed());
+    for (int mean : {2, 8, 32, 128, 1024}) {
+        SCOPED_TRACE("mean " + std::to_string(mean));
+        const std::vector<int> offsets = lengthsToOffsets(uniformLengths(mean, 1000003, rng));
+        checkSort<int>(offsets, rng);
+        checkSort<double, long long>(offsets, rng);
+    }
+}
+
+// Lengths at the edges of the size classes (short up to 2,048 items of 4-byte keys and 1,024 of
+// 8-byte ones; tiles of 4,096 and 2,048; merge levels of 1 to 7), shuffled among short ones so that
+// they fall across the short pass's blocks at every phase, with empty ones among them.
+TEST_F(GpuSegmentedSort, LengthsAtTheEdgesOfEverySizeClassAndLevel) {
+    std::mt19937 rng(freshSeed());
+    std::vector<int> lengths;
+    for (int edge : {1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 6000, 8191, 8192, 8193, 12289, 16384,
+                     20000, 65536, 65537, 300001, 524288, 524289})
+        lengths.push_back(edge);
+    for (int i = 0; i < 600; ++i) lengths.push_back(static_cast<int>(rng() % 3000));
+    for (int i = 0; i < 200; ++i) lengths.push_back(0);
+    std::shuffle(lengths.begin(), lengths.end(), rng);
+    const std::vector<int> offsets = lengthsToOffsets(lengths);
+    checkSort<int>(offsets, rng);
+    checkSort<unsigned>(offsets, rng);
+    checkSort<float>(offsets, rng);
+    checkSort<long long, long long>(offsets, rng);
+    checkSort<double>(offsets, rng);
+    checkSort<unsigned long long, double>(offsets, rng);
+    checkSort<short>(offsets, rng);
+    checkSort<unsigned char, short>(offsets, rng);
+}
+
+
+// The short pass merges until runs are about as long as each tile's longest segment, then places
+// each item by its rank in the other run of its segment: lengths just below, at and above every
+// run length (8 and 16 items a thread) as a tile's longest, at every phase among shorter ones.
+TEST_F(GpuSegmentedSort, TilesWhoseLongestSegmentIsAtEveryRunEdge) {
+    std::mt19937 rng(freshSeed());
+    std::vector<int> lengths;
+    for (int run = 8; run <= 2048; run *= 2)
+        for (int edge : {run - 1, run, run + 1, run + 2})
+            for (int tile = 0; tile < 6; ++tile) {  // about 4,096 items of shorter segments around each
+                for (int used = 0; used < 4096;) {
+                    const int length = rng() % 64 == 0 ? edge : static_cast<int>(rng() % std::min(edge, 5));
+                    lengths.push_back(length);
+                    used += length + 1;
+                }
+            }
+    const std::vector<int> offsets = lengthsToOffsets(lengths);
+    checkSort<int>(offsets, rng);
+    checkSort<float, double>(offsets, rng);
+    checkSort<long long>(offsets, rng);
+    checkSort<double, short>(offsets, rng);
+}
 TEST_F(GpuSegmentedSort, DegenerateSegments) {
     std::mt19937 rng(freshSeed());
     checkSort<int>({0, 1}, rng);                        // one item
     checkSort<int>({0, 0, 0, 5, 5, 5, 9, 9}, rng);      // empty segments around two
     checkSort<int>({0, 4000000}, rng);                  // one huge segment
+    checkSort<double>({0, 4000000}, rng);
     std::vector<int> lengths(100000, 1);                // as many segments as items
     checkSort<int>(lengthsToOffsets(lengths), rng);
+    lengths.assign(300000, 0);                          // many more segments than items, most empty
+    lengths[7] = 5000;
+    lengths[150000] = 3;
+    lengths[299999] = 70000;
+    checkSort<int>(lengthsToOffsets(lengths), rng);
+    checkSort<long long>(lengthsToOffsets(lengths), rng);
     // All keys equal: the values keep their order.
-    const std::vector<int> offsets = {0, 3, 3, 100, 5000};
+    // All keys equal, in short segments and in a long one that takes five merge levels: the values
+    // keep their order.
+    constexpr int n = 105000;
+    const std::vector<int> offsets = {0, 3, 3, 100, 5000, n};
     DeviceArena arena;
-    std::vector<int> keys(5000, 7), values(5000);
-    for (int i = 0; i < 5000; ++i) values[i] = i;
-    int *d_keys = arena.make<int>(5000), *d_values = arena.make<int>(5000), *d_offsets = arena.make<int>(5);
-    int *d_keys_out = arena.make<int>(5000), *d_values_out = arena.make<int>(5000);
+    std::vector<int> keys(n, 7), values(n);
+    for (int i = 0; i < n; ++i) values[i] = i;
+    int *d_keys = arena.make<int>(n), *d_values = arena.make<int>(n), *d_offsets = arena.make<int>(6);
+    int *d_keys_out = arena.make<int>(n), *d_values_out = arena.make<int>(n);
     upload(0, d_keys, keys);
     upload(0, d_values, values);
     upload(0, d_offsets, offsets);
-    const std::size_t bytes = SC::segmented_sort_temp_bytes<int>(5000);
+    poison(0, d_values_out, n * sizeof(int));
+    const std::size_t bytes = SC::segmented_sort_temp_bytes<int>(n);
     char *d_temp = arena.make<char>(bytes);
-    SC::segmented_sort_pairs(d_keys, d_keys_out, d_values, d_values_out, 5000, d_offsets, 4, d_temp, bytes);
+    SC::segmented_sort_pairs(d_keys, d_keys_out, d_values, d_values_out, n, d_offsets, 5, d_temp, bytes);
     SC_CUDA_CHECK(cudaDeviceSynchronize());
-    EXPECT_EQ(download(d_values_out, 5000), values);
+    EXPECT_EQ(download(d_values_out, n), values);
 }
 
 TEST_F(GpuSegmentedSort, EmptyInputAndBadArguments) {
@@ -168,7 +256,9 @@ TEST_F(GpuSegmentedSort, EmptyInputAndBadArguments) {
     SC_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-// Captured once, replayed with new keys and new segment sizes (same counts), storage at an odd address.
+// Captured once, replayed with new keys and new segment sizes (same counts): random cuts (all
+// short), then one long segment that takes merge levels among short ones, then random cuts again,
+// so that the work the device finds changes between replays; storage at an odd address.
 TEST_F(GpuSegmentedSort, GraphReplayWithNewInputsAndOddStorage) {
     std::mt19937 rng(freshSeed());
     const std::size_t n = 300001, segments = 20000;
@@ -179,6 +269,7 @@ TEST_F(GpuSegmentedSort, GraphReplayWithNewInputsAndOddStorage) {
     char *d_temp = arena.make<char>(bytes + 3);
     std::vector<int> offsets, keys, values(n);
     for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<int>(i);
+    int replay = 0;
     captureAndReplay(
         arena,
         [&](cudaStream_t s) {
@@ -186,7 +277,14 @@ TEST_F(GpuSegmentedSort, GraphReplayWithNewInputsAndOddStorage) {
                                      bytes, s);
         },
         [&](cudaStream_t s) {
-            offsets = randomOffsets(n, segments, rng);
+            if (replay++ % 2 == 0) {
+                offsets = randomOffsets(n, segments, rng);
+            } else {  // segment 5 long: 250,000 items (six levels), the rest spread at random
+                std::vector<int> lengths(segments, 0);
+                lengths[5] = 250000;
+                for (std::size_t rest = n - 250000; rest > 0; --rest) ++lengths[(rng() % (segments - 1) + 6) % segments];
+                offsets = lengthsToOffsets(lengths);
+            }
             keys = randomInts(n, rng);
             upload(s, d_keys, keys);
             upload(s, d_values, values);

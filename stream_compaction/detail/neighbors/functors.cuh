@@ -8,6 +8,15 @@ namespace detail {
 
 constexpr unsigned long long kNoNeighbor = ~0ull;
 
+// positions[i] = i: the values the sort by group carries. (A template, as every kernel defined in a
+// header: one definition per program.)
+template <class Index>
+__global__ void fill_positions(Index *positions, std::size_t n) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        positions[i] = static_cast<Index>(i);
+}
+
 // begin[g] and end[g]: where group g's members lie in the group-sorted order (both 0 for a group
 // with no point; ids outside [0, groups) are skipped, their points find no neighbour).
 template <class Unused = void>
