@@ -2,7 +2,8 @@
 // (axis n: the one size, kLog2) with int32 values, index hashes of every bit (seeds kKeySeed, kValueSeed;
 // fill_masked_hashes), in segments of seven size classes (axis param: "mean2", "tiny", "mean32", "mean128",
 // "mean1024", uniform lengths 1 .. 2 mean - 1 of mean 2, 8, 32, 128 and 1,024; "mixed", Pareto, alpha 1.2, at
-// most 4e5: many short and empty segments, a few of hundreds of thousands; "huge", 2^20 .. 2^22; make_offsets). Timed: the stable sort of every segment's keys (segmented_sort_keys) and of its keys
+// most 4e5: many short and empty segments, a few of hundreds of thousands; "huge", 2^20 .. 2^22;
+// make_offsets). Timed: the stable sort of every segment's keys (segmented_sort_keys) and of its keys
 // carrying their values (segmented_sort_pairs), ours (ours) against CUB's DeviceSegmentedSort::StableSortKeys and
 // StableSortPairs (cub), called with int item and segment counts, the begin and end offsets from one array.
 // Above its PARTITIONING_THRESHOLD (500 segments from sm_86 on: tiny and mixed) CUB copies the sizes of its

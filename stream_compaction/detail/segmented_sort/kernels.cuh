@@ -165,7 +165,8 @@ __device__ void merge_segment_pieces(typename TileSortStorage<Key>::Item (&items
     const auto merge_at = [&](unsigned base, unsigned segment) {
         const auto read_a = [&](unsigned i) { return storage.items[merge_slot<Item>(base + i)]; };
         const auto read_b = [&](unsigned i) { return storage.items[merge_slot<Item>(base + run + i)]; };
-        const unsigned diagonal = first - base, split = merge_path_split<Item>(read_a, read_b, run, run, diagonal, ItemLess{});
+        const unsigned diagonal = first - base;
+        const unsigned split = merge_path_split<Item>(read_a, read_b, run, run, diagonal, ItemLess{});
         Item merged[Tile::kItems];
         unsigned source[Tile::kItems];
         merge_serial(read_a, read_b, split, run, diagonal - split, run, merged, source, ItemLess{});
@@ -292,7 +293,8 @@ __global__ void __launch_bounds__(SegmentedSortTile<Key>::kThreads, SegmentedSor
     const std::size_t first = smaller(first_segment[blockIdx.x], segments),
                       last = smaller(first_segment[blockIdx.x + 1], segments);
     if (first >= last) return;  // no segment starts here
-    const std::size_t begin = static_cast<std::size_t>(offsets[first]), last_start = static_cast<std::size_t>(offsets[last - 1]);
+    const std::size_t begin = static_cast<std::size_t>(offsets[first]);
+    const std::size_t last_start = static_cast<std::size_t>(offsets[last - 1]);
     std::size_t end = static_cast<std::size_t>(offsets[last]);
     if (end > last_start + Tile::kShort) end = last_start;  // a long last segment is the chunks' work
     if (end <= begin) return;
