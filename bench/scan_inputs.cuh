@@ -42,7 +42,7 @@ namespace scan_inputs {
 // axis n: 2^20, 2^24, 2^28 (full: 2^10, 2^12, ..., 2^28)
 const std::vector<std::int64_t> kScanLog2 = profile_log2({20, 24, 28}, every_other_log2(10, 28));
 const std::vector<std::string> kPercentsKept = {"5", "50", "95"};  // the compactions' param: x < 5, 50, 95
-const std::vector<std::string> kPartitionPercents = {"50"};        // the partitions': x < 50 first
+const std::vector<std::string> kPartitionPercents = {"5", "50", "95"};  // the partitions': x < 5, 50, 95 first
 
 // The inputs of every benchmark of the scan part, on the device and as the CPU computes them.
 inline StreamCompaction::DeviceBuffer<int> scan_input(std::size_t n, cudaStream_t stream) {

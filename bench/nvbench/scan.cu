@@ -9,7 +9,7 @@
 // (compact/thrust), and the course's (compact/efficient, compact/shared), which keep the non-zero
 // items: they compact x < keep restated as x + 1 where kept and 0 elsewhere (to_nonzero_selection,
 // made before the timed runs), so that every implementation keeps the same items, and write an int
-// count; and the partition of x < 50, ours (partition: partition/single_pass, CUB's order, the
+// count; and the partitions of x < 5, 50, 95, ours (partition: partition/single_pass, CUB's order, the
 // falses reversed at the back; stable_partition: partition/single_pass_stable) against CUB's
 // DevicePartition::If. CUB's item counts are int but DeviceSelect::If's (std::size_t), its selected
 // counts std::size_t. The course's units and Thrust are timed through their device entry points

@@ -7,7 +7,7 @@
 //   scan       the int32 exclusive sum, cub::DeviceScan::ExclusiveSum (int item count)
 //   compact    the compaction of x < keep for keep = 5, 50, 95 % (axis param), cub::DeviceSelect::If
 //              (std::size_t count and item count)
-//   partition  the partition of x < 50 (param "50"), cub::DevicePartition::If (the falses reversed at
+//   partition  the partition of x < 5, 50, 95 (axis param), cub::DevicePartition::If (the falses reversed at
 //              the back)
 // The predicate x < keep is the including program's Below (a template argument): scan.cu's is the
 // library's StreamCompaction::LessThan<int>, which sc_nvbench_cccl_next, linking no library, restates.

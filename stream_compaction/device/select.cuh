@@ -20,8 +20,9 @@
 //   select_flagged(d_in, d_flags, d_out, d_count, n, d_temp, bytes, stream);   // kept where flag != 0
 //   stable_partition(d_in, d_out, d_true_count, n, pred, d_temp, bytes, stream);
 //       trues in order, then falses in order (partition2 of the lecture). The falses' place
-//       depends on the total count of trues, so stable_partition first counts them (one extra
-//       read of the input, and a second launch).
+//       depends on the total count of trues: a sample of the keep flags chooses between counting
+//       them first (an extra read of the input) and putting the falses from the back and turning
+//       them round afterwards (when most items are kept and d_out is a pointer to T).
 //   partition(d_in, d_out, d_true_count, n, pred, d_temp, bytes, stream);
 //       CUB's DevicePartition::If contract: trues in order from the front, falses from the back,
 //       so in reverse order (the i-th false of the input lands at d_out[n - 1 - i]). One pass.
@@ -87,8 +88,9 @@ void select_flagged(Input d_in, Flags d_flags, Output d_out, std::size_t *d_coun
                                   d_count, n, detail::ByFlag<decltype(flags)>{flags}, d_temp, temp_bytes, env);
 }
 
-// Trues in order, then falses in order; *d_true_count = the number of trues. Two launches: a count
-// of the trues, then the partition.
+// Trues in order, then falses in order; *d_true_count = the number of trues. Four launches: a
+// sample of the keep flags, a count of the trues or nothing, the partition, a turning round of the
+// falses or nothing (detail/select/dispatch.cuh).
 template <class Input, class Output, class Pred>
 void stable_partition(Input d_in, Output d_out, std::size_t *d_true_count, std::size_t n, Pred pred, void *d_temp,
                       std::size_t temp_bytes, const CallEnvironment &env = {}) {

@@ -31,6 +31,15 @@ constexpr int kTunedTileThreads = 256;
 // 5 / 50 / 95%: 0.697 / 0.859 / 1.016 ms with 4 blocks, 0.641 / 0.798 / 0.957 with 5, 0.649 /
 // 0.807 / 0.964 with 6 (40 registers and 8-24 bytes of spills).
 constexpr TilePolicy kSelectPolicy{kTunedTileThreads, 5};
+// The stable partition's count pass (detail/select/kernels.cuh): threads a block, rows of 16-byte
+// vectors a thread per tile, and at most this many blocks (a grid-stride loop over the tiles).
+constexpr int kCountKeptThreads = 256;
+constexpr int kCountKeptVectorsPerThread = 4;
+constexpr unsigned kCountKeptMaxBlocks = 4096;
+// Its turning round of the falses: threads a block, pairs a thread in flight, at most this many blocks.
+constexpr int kReverseThreads = 256;
+constexpr int kReversePairsPerThread = 4;
+constexpr unsigned kReverseMaxBlocks = 1024;
 // The single-pass scan: 4-byte items fit 6 blocks an SM (40 registers) as before (8 blocks, 32
 // registers, were 2.5% slower on an H200); 8-byte items hold twice the bytes a tile in the same
 // registers, and 8 blocks an SM (32 registers) keep more of them in flight (H100, 2026-11-25,

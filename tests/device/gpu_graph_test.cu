@@ -231,6 +231,39 @@ TEST_F(GpuGraph, SelectFlagged) { checkSelectReplays(Selection::Flagged); }
 TEST_F(GpuGraph, StablePartition) { checkSelectReplays(Selection::StablePartition); }
 TEST_F(GpuGraph, Partition) { checkSelectReplays(Selection::Partition); }
 
+// stable_partition chooses its order on the device from a sample of the keep flags: replays keep
+// about 90% of the items and about 10% in turn, so the captured launches run each order.
+TEST_F(GpuGraph, StablePartitionWhoseOrderChangesBetweenReplays) {
+    const std::size_t n = kN;
+    DeviceArena arena;
+    int *d_in = arena.make<int>(n);
+    int *d_out = arena.make<int>(n);
+    std::size_t *d_count = arena.make<std::size_t>(1);
+    const std::size_t bytes = SC::select_temp_bytes<int>(n);
+    void *d_temp = arena.make<char>(bytes);
+    std::mt19937 rng(freshSeed());
+    std::vector<int> in(n);
+    const SC::LessThan<int> kept{50};
+    int replay = 0;
+    captureAndReplay(
+        arena, [&](cudaStream_t s) { SC::stable_partition(d_in, d_out, d_count, n, kept, d_temp, bytes, testEnv(s)); },
+        [&](cudaStream_t s) {
+            const int low = replay++ % 2 == 0 ? 0 : 45;  // [0, 56): 89% below 50; [45, 100): 9%
+            for (int &x : in) x = low + static_cast<int>(rng() % 55);
+            upload(s, d_in, in);
+            poison(s, d_out, n * sizeof(int));
+            poison(s, d_count, sizeof(std::size_t));
+        },
+        [&]() -> ::testing::AssertionResult {
+            std::size_t trues = 0;
+            const std::vector<int> expected = referenceStablePartition(in, [&](std::size_t i) { return kept(in[i]); },
+                                                                       trues);
+            const std::size_t count = download(d_count, 1)[0];
+            if (count != trues) return ::testing::AssertionFailure() << "count " << count << ", expected " << trues;
+            return sameElements(download(d_out, n), expected);
+        });
+}
+
 TEST_F(GpuGraph, SegmentedInclusiveScanByFlags) {
     const std::size_t n = kN;
     DeviceArena arena;

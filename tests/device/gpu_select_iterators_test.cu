@@ -226,6 +226,33 @@ TEST_F(GpuSelectIterators, PartitionsOfComputedItems) {
         }
 }
 
+// stable_partition into a pointer to another type: its output cannot be read back as the input's
+// type, so it counts first even where most items are kept (95% here), where a pointer to int would
+// take the falses from the back and turn them round.
+TEST_F(GpuSelectIterators, StablePartitionIntoAnotherType) {
+    for (const SC::Tuning &tuning : tunings())
+        for (const std::size_t n : sizes()) {
+            SCOPED_TRACE(traceOf(n, tuning));
+            const SC::CallEnvironment env = testEnv(nullptr, tuning);
+            std::vector<int> in(n);
+            for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<int>(i * 7919 % 100);
+            const SC::LessThan<int> kept{95};
+            const std::vector<int> expected = stablePartitionOf(in, kept);
+            const auto trues = static_cast<std::size_t>(std::count_if(in.begin(), in.end(), kept));
+            SC::DeviceBuffer<int> d_in = SC::DeviceBuffer<int>::from_host(in.data(), n);
+            SC::DeviceBuffer<std::int64_t> d_out(std::max<std::size_t>(n, 1));
+            SC::DeviceBuffer<std::size_t> d_count(1);
+            SC::DeviceBuffer<char> d_temp(SC::select_temp_bytes<int>(n, env));
+            d_out.fill_bytes(kPoisonByte);
+            d_count.fill_bytes(kPoisonByte);
+            SC::stable_partition(d_in.get(), d_out.get(), d_count.get(), n, kept, d_temp.get(), d_temp.bytes(), env);
+            ASSERT_EQ(readCount(d_count), trues);
+            const std::vector<std::int64_t> got = download(d_out.get(), n);
+            ASSERT_TRUE(sameElements(got, std::vector<std::int64_t>(expected.begin(), expected.end()),
+                                     "stable_partition into int64"));
+        }
+}
+
 // unique of computed runs: the item before each comes from the iterator too.
 TEST_F(GpuSelectIterators, UniqueOfComputedRuns) {
     for (const SC::Tuning &tuning : tunings())

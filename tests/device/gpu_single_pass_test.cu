@@ -718,6 +718,39 @@ TEST_F(SinglePass, PartitionsOfEveryElementSize) {
     }
 }
 
+// stable_partition's two orders (StableOrder, detail/select/kernels.cuh): a sample of the keep
+// flags puts the falses either in order after a count pass or from the back, turned round
+// afterwards. Every share of trues around the sample's choice (none, 5%, 49-51%, 95%, all), block
+// sizes 32, 256 and 1024, 4- and 8-byte items, sizes below, at and above the sample's 1,024 items
+// and many tiles; then samples that are misled: every 1,024th item the only true (the evenly spaced
+// sample sees trues alone) or the only false (it sees falses alone).
+TEST_F(SinglePass, StablePartitionInEitherOrderItsSampleChooses) {
+    const std::vector<std::size_t> sizes = {1, 2, 3, 1023, 1024, 1025, 4097, 65537, (std::size_t{1} << 20) + 3};
+    for (int threads : {32, 256, 1024}) {
+        const SC::Tuning tuning = tuningWith(&SC::Tuning::single_pass, threads);
+        for (std::size_t n : sizes) {
+            const std::uint32_t seed = freshSeed();
+            SCOPED_TRACE("block size " + std::to_string(threads) + ", n = " + std::to_string(n) + ", seed " +
+                         std::to_string(seed));
+            std::mt19937 rng(seed);
+            std::vector<int> percentiles(n);
+            for (int &x : percentiles) x = static_cast<int>(rng() % 100);
+            for (int percent : {0, 5, 49, 50, 51, 95, 100})
+                ASSERT_TRUE(selectsLikeCpu(percentiles, SC::LessThan<int>{percent}, Selection::StablePartition, tuning))
+                    << percent << "% kept";
+            std::vector<std::int64_t> wide(percentiles.begin(), percentiles.end());
+            ASSERT_TRUE(selectsLikeCpu(wide, SC::LessThan<std::int64_t>{95}, Selection::StablePartition, tuning));
+            ASSERT_TRUE(selectsLikeCpu(wide, SC::LessThan<std::int64_t>{5}, Selection::StablePartition, tuning));
+        }
+    }
+    const std::size_t n = std::size_t{1} << 20;
+    std::vector<int> marked(n);
+    for (std::size_t i = 0; i < n; ++i) marked[i] = i % 1024 == 0 ? -static_cast<int>(i) - 1 : static_cast<int>(i);
+    ASSERT_TRUE(selectsLikeCpu(marked, SC::LessThan<int>{0}, Selection::StablePartition)) << "the sample sees trues";
+    for (int &x : marked) x = -x - 1;
+    ASSERT_TRUE(selectsLikeCpu(marked, SC::LessThan<int>{0}, Selection::StablePartition)) << "the sample sees falses";
+}
+
 // The same temporary storage, garbage at first, serving stable_partition and partition in turn on
 // one stream (each call's state and status words left for the next).
 TEST_F(SinglePass, PartitionsTakeTurnsOnOneStorage) {

@@ -18,12 +18,12 @@
 namespace StreamCompaction {
 namespace detail {
 
-// Storage: the call state, the count of all trues (stable partition), the tile status words
-// (sized for the smallest block size).
+// Storage: the call state, the stable partition's order, the tile status words (sized for the
+// smallest block size).
 template <class T>
 TempLayout<3> select_layout(std::size_t n) {
     const std::size_t max_tiles = (n + tile_items_for<T>(kWarpThreads) - 1) / tile_items_for<T>(kWarpThreads);
-    return temp_layout(sizeof(CallState), sizeof(u64), TileStatus<u64>::bytes(max_tiles));
+    return temp_layout(sizeof(CallState), sizeof(StableOrder), TileStatus<u64>::bytes(max_tiles));
 }
 
 template <class T>
@@ -36,7 +36,7 @@ template <class T, class Keep, class Input, class Output>
 struct SelectLaunch {
     int threads;
     std::size_t staging_bytes;  // dynamic shared memory: one tile of T
-    u64 *total_true;            // the stable partition's count of all trues (params.total_true)
+    StableOrder *order;         // the stable partition's (params.order)
     SelectParams<T, Keep, Input, Output> params;
 };
 
@@ -68,7 +68,7 @@ std::optional<SelectLaunch<T, Keep, Input, Output>> plan_select(const char *name
     const int threads = single_pass_threads(env.tuning);
     const std::size_t tile_items = tile_items_for<T>(threads);
     const auto pieces = select_layout<T>(n).carve(d_temp);
-    u64 *total_true = reinterpret_cast<u64 *>(pieces[1]);
+    auto *order = reinterpret_cast<StableOrder *>(pieces[1]);
     bool vectorized = false;
     if constexpr (std::is_same_v<Input, const T *>) vectorized = vector_items<T>() * sizeof(T) == 16 && aligned16(d_in);
     const SelectParams<T, Keep, Input, Output> params{d_in,
@@ -81,9 +81,9 @@ std::optional<SelectLaunch<T, Keep, Input, Output>> plan_select(const char *name
                                                       /*call_tag=*/0,  // launch_select's, one per launch
                                                       /*look_back_delay=*/{0, 0},  // launch_select's
                                                       vectorized,
-                                                      total_true,
+                                                      order,
                                                       /*count_out=*/d_count};
-    return SelectLaunch<T, Keep, Input, Output>{threads, tile_items * sizeof(T), total_true, params};
+    return SelectLaunch<T, Keep, Input, Output>{threads, tile_items * sizeof(T), order, params};
 }
 
 // The select kernel of the plan's block size: the tuned policy's, or the one for any block size.
@@ -101,7 +101,11 @@ void launch_select(const char *name, SelectLaunch<T, Keep, Input, Output> plan, 
     plan.params.call_tag = next_call_tag();
     plan.params.look_back_delay =
         look_back_delay_for(kernel, name, kTileLookBackDelay, plan.params.tiles, plan.threads, plan.staging_bytes);
-    launch(kernel, name, blocks_for(plan.params.tiles, 1), plan.threads, plan.staging_bytes, stream, plan.params);
+    const unsigned blocks = blocks_for(plan.params.tiles, 1);
+    if constexpr (Falses == StagedFalses::AsOrdered)  // the stable partition's, after its count pass
+        launch_dependent(kernel, name, blocks, plan.threads, plan.staging_bytes, stream, plan.params);
+    else
+        launch(kernel, name, blocks, plan.threads, plan.staging_bytes, stream, plan.params);
 }
 
 // select_if, select_flagged, unique: one pass. T's from `d_in` to `d_out` (read_only_input and
@@ -139,25 +143,36 @@ void single_pass_partition(const char *name, Input d_in, Output d_out, std::size
     if (plan) launch_select<StagedFalses::Reversed>(name, *plan, env.stream);
 }
 
-// stable_partition: the falses' place depends on the count of all trues, so a count pass comes
-// first (it also writes *d_count), then the partition pass.
+// stable_partition: a sample of the keep flags chooses where the falses go (StableOrder, in
+// select/kernels.cuh): after a count pass, in order behind the trues; or, where more than half the
+// sample is kept and the output is a pointer that can be read back, from the back as partition's,
+// then turned round in place. Four launches either way, the last three programmatic dependents of
+// the one before: the kernels the order leaves out return at once, so a captured graph replays
+// right whatever inputs it finds.
 template <class T, class Keep, class Input, class Output>
 void single_pass_stable_partition(const char *name, Input d_in, Output d_out, std::size_t *d_count, std::size_t n,
                                   Keep keep, void *d_temp, std::size_t temp_bytes, const CallEnvironment &env) {
     const auto plan = plan_select<T>(name, d_in, d_out, d_count, n, keep, d_temp, temp_bytes, env);
     if (!plan) return;
     const cudaStream_t stream = env.stream;
-    // The partition pass is checked before the count pass writes *d_count: a configuration it
-    // cannot run is refused with nothing enqueued.
-    const auto partition_pass = select_kernel_for<StagedFalses::InOrder, T, Keep, Input, Output>(plan->threads);
+    // The partition pass is checked before anything is enqueued: a configuration it cannot run is
+    // refused with nothing written.
+    const auto partition_pass = select_kernel_for<StagedFalses::AsOrdered, T, Keep, Input, Output>(plan->threads);
     prepare_launch(reinterpret_cast<const void *>(partition_pass), name, plan->threads, plan->staging_bytes);
-    constexpr int kCountThreads = 256;
-    u64 *total_true = plan->total_true;
-    SC_CUDA_CHECK(cudaMemsetAsync(total_true, 0, sizeof(u64), stream));
-    launch(count_kept_kernel<T, Keep, Input>, name, std::min(blocks_for(n, kCountThreads), 4096u), kCountThreads, 0,
-           stream, d_in, n, keep, total_true);
-    SC_CUDA_CHECK(cudaMemcpyAsync(d_count, total_true, sizeof(u64), cudaMemcpyDeviceToDevice, stream));
-    launch_select<StagedFalses::InOrder>(name, *plan, stream);
+    constexpr bool kReversible = std::is_same_v<Output, T *>;
+    launch(choose_stable_order_kernel<T, Keep, Input>, name, 1, kStableSamples, 0, stream, d_in, n, keep, kReversible,
+           plan->order);
+    const auto count_tile = static_cast<int>(kCountKeptThreads * vector_items<T>() * kCountKeptVectorsPerThread);
+    launch_dependent(count_kept_kernel<T, Keep, Input>, name,
+                     std::min(blocks_for(n, count_tile), kCountKeptMaxBlocks), kCountKeptThreads, 0, stream, d_in, n,
+                     keep, plan->params.vectorized, plan->order);
+    launch_select<StagedFalses::AsOrdered>(name, *plan, stream);
+    if constexpr (kReversible) {
+        constexpr int kReverseStep = kReverseThreads * kReversePairsPerThread;
+        const unsigned reverse_blocks = std::min(blocks_for(n / 2 + 1, kReverseStep), kReverseMaxBlocks);
+        launch_dependent(reverse_falses_kernel<T>, name, reverse_blocks, kReverseThreads, 0, stream, d_out, n,
+                         static_cast<const std::size_t *>(d_count), plan->order);
+    }
 }
 
 }  // namespace detail

@@ -1,12 +1,14 @@
 #pragma once
 // The single-pass select and partition kernel: keep flags and their count scanned by look-back,
 // the tile gathered in shared memory and written in coalesced runs. Its three forms differ only in
-// where the tile's falses go: nowhere (select), after all the trues in order (stable partition,
-// which needs the count of all trues first), or from the end of the output backwards (partition:
-// CUB's DevicePartition::If order, which needs no count beforehand).
+// where the tile's falses go: nowhere (select), from the end of the output backwards (partition:
+// CUB's DevicePartition::If order, which needs no count beforehand), or, for the stable partition,
+// either after all the trues in order (which needs the count of all trues first) or from the back
+// and turned round afterwards, whichever a sample of the keep flags says moves fewer bytes.
 #include <stream_compaction/detail/block/tile_scan.cuh>
 #include <stream_compaction/detail/grid/call_state.cuh>
 #include <stream_compaction/detail/grid/decoupled_look_back.cuh>
+#include <stream_compaction/detail/grid/dependent_launch.cuh>
 #include <stream_compaction/detail/grid/tile_status.cuh>
 #include <stream_compaction/detail/scan/kernels.cuh>
 #include <stream_compaction/detail/util/input.cuh>
@@ -36,17 +38,98 @@ struct ByFlag {
     __device__ bool operator()(std::size_t i, const T &) const { return flags[i] != Flag(0); }
 };
 
-// Counts the trues of the whole input (T's from a pointer or an iterator) into *total (zeroed
-// before the launch).
+// The stable partition's plan, in temporary storage. Its trues go to their places in one pass
+// whatever it does; its falses go either after all the trues, in order, which needs the count of all
+// trues first (a count pass: 4 bytes read an item), or from the back, reversed, as partition puts
+// them, turned round by reverse_falses_kernel afterwards (8 bytes an item moved for each false).
+// The second moves fewer bytes when more than half the items are kept: choose_stable_order_kernel
+// decides from a sample. Either way the result is the same; only the bytes moved differ.
+struct StableOrder {
+    u64 total_true;            // the count pass's count of all trues (0 where it does not run)
+    unsigned falses_reversed;  // 1: falses from the back, turned round afterwards; 0: count first
+};
+
+constexpr int kStableSamples = 1024;  // items spread evenly over the input, one a thread
+
+// One block: the keep flags of up to kStableSamples items spread evenly over the input choose the
+// order (reversed only where the output can be read back, `reversible`), and zero the count. The
+// kernels after it are its programmatic dependents (host/launch.cuh's launch_dependent).
 template <class T, class Keep, class Input>
-__global__ void __launch_bounds__(1024) count_kept_kernel(Input in, std::size_t n, Keep keep, u64 *total) {
+__global__ void __launch_bounds__(kStableSamples)
+    choose_stable_order_kernel(Input in, std::size_t n, Keep keep, bool reversible, StableOrder *order) {
+    allow_dependent_launch();
+    const std::size_t samples = reversible ? (n < kStableSamples ? n : kStableSamples) : 0;
+    const std::size_t j = threadIdx.x;
+    const std::size_t i = j < samples ? j * n / samples : 0;  // < n; j * n < 2^10 * n fits 64 bits
+    const int kept = __syncthreads_count(j < samples && keep(i, static_cast<T>(in[i])));
+    if (threadIdx.x == 0) {
+        order->total_true = 0;
+        order->falses_reversed = 2 * static_cast<std::size_t>(kept) > samples;
+    }
+}
+
+// Counts the trues of the whole input (T's from a pointer or an iterator) into order->total_true,
+// zeroed by choose_stable_order_kernel, when the order puts the falses after the trues. Tiles of
+// rows of vectors (tuning/policies.h), 16-byte loads where `vectorized`, a grid-stride loop.
+template <class T, class Keep, class Input>
+__global__ void __launch_bounds__(kCountKeptThreads)
+    count_kept_kernel(Input in, std::size_t n, Keep keep, bool vectorized, StableOrder *order) {
+    wait_for_prior_grid();  // the order
+    allow_dependent_launch();
+    if (order->falses_reversed) return;
+    constexpr int VEC = vector_items<T>();
+    constexpr int R = kCountKeptVectorsPerThread;
+    const std::size_t row_items = static_cast<std::size_t>(blockDim.x) * VEC;
+    const std::size_t tile_items = row_items * R;
     u64 count = 0;
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
-        count += keep(i, static_cast<T>(in[i]));
+    for (std::size_t base = blockIdx.x * tile_items; base < n; base += gridDim.x * tile_items) {
+        const std::size_t valid = n - base < tile_items ? n - base : tile_items;
+        T items[R][VEC];
+        load_tile<R, VEC>(in + base, items, valid, vectorized);
+#pragma unroll
+        for (int r = 0; r < R; ++r)
+#pragma unroll
+            for (int k = 0; k < VEC; ++k) {
+                const std::size_t local = r * row_items + threadIdx.x * VEC + k;
+                count += local < valid && keep(base + local, items[r][k]);
+            }
+    }
 #pragma unroll
     for (int offset = kWarpThreads / 2; offset > 0; offset /= 2) count += __shfl_down_sync(kFullMask, count, offset);
-    if (threadIdx.x % kWarpThreads == 0 && count > 0) atomicAdd(total, count);
+    if (threadIdx.x % kWarpThreads == 0 && count > 0) atomicAdd(&order->total_true, count);
+}
+
+// Where the order put the falses from the back, out[*true_count, n) holds them reversed: turns
+// them round in place, pair by pair (the j-th from the front with the j-th from the back), in a
+// grid-stride loop of kReversePairsPerThread pairs a thread at a time.
+template <class T>
+__global__ void __launch_bounds__(kReverseThreads)
+    reverse_falses_kernel(T *out, std::size_t n, const std::size_t *true_count, const StableOrder *order) {
+    wait_for_prior_grid();  // the partition pass, its count of trues
+    if (!order->falses_reversed) return;
+    const std::size_t first = *true_count;
+    const std::size_t pairs = (n - first) / 2;
+    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    for (std::size_t j0 = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; j0 < pairs;
+         j0 += stride * kReversePairsPerThread) {
+        T front[kReversePairsPerThread], back[kReversePairsPerThread];
+#pragma unroll
+        for (int u = 0; u < kReversePairsPerThread; ++u) {
+            const std::size_t j = j0 + u * stride;
+            if (j < pairs) {
+                front[u] = out[first + j];
+                back[u] = out[n - 1 - j];
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < kReversePairsPerThread; ++u) {
+            const std::size_t j = j0 + u * stride;
+            if (j < pairs) {
+                out[first + j] = back[u];
+                out[n - 1 - j] = front[u];
+            }
+        }
+    }
 }
 
 // What a select or partition launch reads and writes. One tile per block, `tiles` blocks. The items
@@ -65,12 +148,13 @@ struct SelectParams {
     u64 call_tag;
     LookBackDelay look_back_delay;
     bool vectorized;         // `in` is a pointer aligned for 16-byte loads
-    const u64 *total_true;   // stable partition: the count of all trues (its count pass)
-    std::size_t *count_out;  // select and partition: the last tile writes the count of trues here
+    const StableOrder *order;  // stable partition: where its falses go, and the count of all trues
+    std::size_t *count_out;    // the last tile writes the count of trues here
 };
 
-// What becomes of a tile's falses in shared memory.
-enum class StagedFalses { Dropped, InOrder, Reversed };
+// What becomes of a tile's falses in shared memory: dropped (select), reversed (partition), or
+// in order or reversed as params.order says (stable partition).
+enum class StagedFalses { Dropped, Reversed, AsOrdered };
 
 // A tile after select_tile: staged in shared memory (staged_tile<T>()) as its kept items at
 // [0, kept_here) in order, and its falses at [kept_here, valid) as StagedFalses says.
@@ -80,6 +164,7 @@ struct SelectedTile {
     std::size_t valid;  // its items
     u64 kept_before;    // trues in earlier tiles (the look-back's exclusive prefix)
     u64 kept_here;      // trues in this tile
+    bool reversed;      // its falses staged, and written, in reverse order
 };
 
 // The tile in shared memory: the launch's dynamic shared memory, one tile of T.
@@ -125,6 +210,12 @@ __device__ __forceinline__ SelectedTile select_tile(const SelectParams<T, Keep, 
     __shared__ unsigned tile_kept;
     T *staging = staged_tile<T>();
     const auto status = TileStatus<u64>::at(p.status_storage, p.tiles);
+    bool reversed = Falses == StagedFalses::Reversed;
+    if constexpr (Falses == StagedFalses::AsOrdered) {
+        wait_for_prior_grid();  // a programmatic dependent of the count pass: its order and count
+        allow_dependent_launch();
+        reversed = p.order->falses_reversed;
+    }
 
     const TileAssignment assigned = block_take_tile(smem, p.state, p.call_tag, p.tiles);
     const unsigned tile_items = blockDim.x * VEC * R;
@@ -165,13 +256,13 @@ __device__ __forceinline__ SelectedTile select_tile(const SelectParams<T, Keep, 
             const unsigned false_rank = local - rank;  // the tile's falses before this item
             const bool keep = kept >> (r * VEC + k) & 1u;
             if (keep) staging[rank] = items[r][k];
-            else if (Falses == StagedFalses::InOrder && local < valid) staging[kept_here + false_rank] = items[r][k];
-            else if (Falses == StagedFalses::Reversed && local < valid) staging[valid - 1 - false_rank] = items[r][k];
+            else if (Falses != StagedFalses::Dropped && local < valid)
+                staging[reversed ? valid - 1 - false_rank : kept_here + false_rank] = items[r][k];
             rank += keep;
         }
     }
     __syncthreads();
-    return {assigned.tile, base, valid, kept_before, kept_here};
+    return {assigned.tile, base, valid, kept_before, kept_here, reversed};
 }
 
 // out[j] = staging[j] for j in [begin, end), coalesced.
@@ -195,26 +286,28 @@ __device__ __forceinline__ void write_count_if_last(const SelectParams<T, Keep, 
 }
 
 // The select and partition kernel: what becomes of the tile's falses (Falses) makes it select_if
-// and select_flagged (Dropped: the kept items in order, and their count), stable_partition
-// (InOrder: the falses in order after all the trues, whose count *total_true the count pass wrote
-// before this launch) or partition (Reversed: the falses from the back, the i-th false of the input
-// at out[n - 1 - i], and the count of trues; no tile needs the total, so no count pass). Compiled
-// for a block size of at most Threads and MinBlocks blocks an SM (tuning/policies.h).
+// and select_flagged (Dropped: the kept items in order, and their count), partition (Reversed: the
+// falses from the back, the i-th false of the input at out[n - 1 - i], and the count of trues; no
+// tile needs the total, so no count pass) or stable_partition (AsOrdered: either the falses in
+// order after all the trues, whose count order->total_true the count pass wrote before this
+// launch, or reversed as partition's, for reverse_falses_kernel to turn round). Compiled for a
+// block size of at most Threads and MinBlocks blocks an SM (tuning/policies.h).
 template <StagedFalses Falses, class T, class Keep, class Input, class Output, int Threads, int MinBlocks>
 __global__ void __launch_bounds__(Threads, resident_blocks(Threads, MinBlocks))
     select_kernel(SelectParams<T, Keep, Input, Output> p) {
     const SelectedTile t = select_tile<Falses>(p);
     write_trues<T>(p.out, t);
-    if constexpr (Falses == StagedFalses::InOrder) {
-        // Falses before this tile: base - kept_before; staged from kept_here on.
-        write_staged<T>(p.out + (*p.total_true + (t.base - t.kept_before) - t.kept_here), t.kept_here, t.valid);
-    } else if constexpr (Falses == StagedFalses::Reversed) {
-        // The tile's falses f = base - kept_before (those before it) ... f + valid - kept_here - 1
-        // go to out[n - 1 - f] down to out[n - f - (valid - kept_here)]; staged reversed at
-        // [kept_here, valid), staging[j] goes to out[n - f - valid + j].
-        write_staged<T>(p.out + ((p.n - t.base - t.valid) + t.kept_before), t.kept_here, t.valid);
+    if constexpr (Falses != StagedFalses::Dropped) {
+        // In order: falses before this tile, base - kept_before, after all the trues; staged from
+        // kept_here on. Reversed: the tile's falses f = base - kept_before (those before it) ...
+        // f + valid - kept_here - 1 go to out[n - 1 - f] down to out[n - f - (valid - kept_here)];
+        // staged reversed at [kept_here, valid), staging[j] goes to out[n - f - valid + j].
+        const std::size_t staged_at = Falses == StagedFalses::Reversed || t.reversed
+                                          ? (p.n - t.base - t.valid) + t.kept_before
+                                          : p.order->total_true + (t.base - t.kept_before) - t.kept_here;
+        write_staged<T>(p.out + staged_at, t.kept_here, t.valid);
     }
-    if constexpr (Falses != StagedFalses::InOrder) write_count_if_last(p, t);
+    write_count_if_last(p, t);
 }
 
 // select_if and select_flagged with the tile staged in shared memory by bulk copies (sm_90 and
