@@ -95,6 +95,8 @@ SEGMENTS = ["mean 4", "mean 64", "mean 4096", "power-law"]
 SUITESPARSE = ["D6-6", "Oregon-2", "bcsstk13", "bcsstk33", "ca-AstroPh", "cage10", "lp_ship04l",
                "luxembourg_osm", "memplus", "orani678", "soc-Epinions1", "vsp_model1_crew1_cr42_south31"]
 LARGE_MATRICES = ["poisson_2d_2048", "poisson_3d_160", "power_law_2^22"]
+TOP_K_POINTS = [("top_k_keys_float", "", 100, P28), ("top_k_keys_float", "", 4096, P28),
+                ("top_k_pairs_float", " and their positions", 100, P28), ("top_k_keys_float", "", 100, P24)]
 
 # The distributed CSVs (sc_dist_bench): the same primitive on 1 GPU is the reference. Weak scaling
 # keeps n per GPU (so the global n differs); strong scaling keeps the global n.
@@ -154,7 +156,12 @@ TABLES = {
         R("sort pairs, int32 keys and values, low 16 bits random", "sort_pairs", "onesweep", P28, "low16"),
         R("sort keys, int64, uniform", "sort_keys_int64", "onesweep", 2 ** 27, "uniform"),
         R("sort keys, double, uniform", "sort_keys_double", "onesweep", 2 ** 27, "uniform"),
-    ]),
+    ] + [R("top-k, the {:,} largest floats{} (sorted; CUB 3.6's unsorted top-k)".format(k, what), op, "ours", n,
+           "k={}".format(k), kind="h200")
+         for op, what, k, n in TOP_K_POINTS]
+      + [R("top-k, the {:,} largest floats{}, against a full sort".format(k, what), op, "ours", n, "k={}".format(k),
+           ref={"label": "CUB full sort", "implementation": "cub_full_sort"}, kind="h200")
+         for op, what, k, n in TOP_K_POINTS]),
     # docs/performance/segmented.md
     "segmented": Table("h100", STANDARD,
         [R("segmented scan by flags, int32, " + s, "segmented_scan", "flags", P26, s) for s in SEGMENTS]

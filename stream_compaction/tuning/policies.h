@@ -160,6 +160,29 @@ constexpr int kRadixItemsPerThread = sizeof(Key) <= 4 ? kRadixNarrowItemsPerThre
                                      : std::is_floating_point<Key>::value ? kRadixDoubleItemsPerThread
                                                                           : kRadixWideItemsPerThread;
 
+// Top-k by radix selection (detail/top_k/): a pass's threads a block, the blocks an SM it is
+// compiled for, and keys a thread per tile (16-byte loads: 16 keys of 1 to 4 bytes, 8 of 8 bytes;
+// a grid-stride loop over the tiles of a grid the GPU holds at once, the next tile's loads in
+// flight while one is sifted); the chooser's threads (two of the 2,048 bins each); and the
+// fraction of the input (1 / kTopKCandidateDivisor) its candidate buffers hold: the passes read
+// the input again while a bin holds more. H200, 2026-12-04, 2^28 random-bit floats, the 100
+// largest, two reads (before the sample): 1.018 ms at 1 block an SM (96 registers), 0.945 at 3
+// (80), 0.985 at 4 (64).
+constexpr int kTopKPassThreads = 256;
+constexpr int kTopKPassMinBlocksPerSm = 3;
+template <class Key>
+constexpr int kTopKPassItems = sizeof(Key) <= 4 ? 16 : 8;
+constexpr int kTopKChooserThreads = 1024;
+// Keys its sample kernel reads (one block, two a thread) to set the sampled pass's threshold.
+constexpr int kTopKSampleThreads = 1024;
+constexpr int kTopKSamples = 2048;
+constexpr unsigned kTopKCandidateDivisor = 16;
+// Steps of 4 candidates a thread each block of a pass over candidates takes at least (fewer blocks
+// than the grid's for a few candidates: each block adds its histogram at the end), and the chosen
+// items up to which the final sort places each by counting those before it.
+constexpr int kTopKCandidateSteps = 1;
+constexpr unsigned kTopKRankSortItems = 512;
+
 // Merge path (segmented reduce, SpMV): path steps per thread. Larger tiles amortize each tile's
 // corners and look-back (15 was about 1.5x faster than 7 on large matrices on an H100); odd keeps
 // the threads' shared-memory runs on different banks.
