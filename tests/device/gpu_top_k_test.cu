@@ -71,8 +71,9 @@ std::vector<K> makeKeys(std::size_t n, Keys kind, std::mt19937_64 &rng) {
         case Keys::Descending: keys[i] = static_cast<K>(100 - static_cast<int>(i % 100)); break;
         case Keys::FewDistinct: keys[i] = static_cast<K>(rng() % 4); break;
         case Keys::UnitInterval:
-            keys[i] = std::is_floating_point<K>::value ? static_cast<K>(std::uniform_real_distribution<double>(0, 1)(rng))
-                                                       : static_cast<K>(rng() % 3);
+            keys[i] = std::is_floating_point<K>::value
+                          ? static_cast<K>(std::uniform_real_distribution<double>(0, 1)(rng))
+                          : static_cast<K>(rng() % 3);
             break;
         case Keys::TiesAtTheTop:  // most keys equal, a few above and below them
             keys[i] = rng() % 64 == 0 ? randomKey<K>(rng) : seven;

@@ -276,8 +276,9 @@ __device__ __forceinline__ void top_k_sift_tile(const Key (&tile)[R][VEC], std::
         for (int k = 0; k < VEC; ++k) {
             const unsigned offset = r * row_items + first + k;
             if (kFull || offset < valid) {
-                const unsigned fate =
-                    sieve.template sift<kKeyDigits>(top_k_bits(tile[r][k], order, key_shift), [&] { return base + offset; });
+                const auto position = [&] { return base + offset; };
+                const Bits bits = top_k_bits(tile[r][k], order, key_shift);
+                const unsigned fate = sieve.template sift<kKeyDigits>(bits, position);
                 packed += fate == Sieve::kChosen ? 1u << 16 : fate;
                 fates |= fate << (2 * (r * VEC + k));
             }
@@ -339,12 +340,12 @@ __global__ void __launch_bounds__(kTopKSampleThreads) top_k_sample_kernel(const 
 }
 
 // One pass over the items in question (see the file's comment), in a grid the GPU holds at once:
-// the input in tiles of kTopKPassThreads * R * VEC keys (16-byte loads), or the last pass's
-// candidates an item a thread. A tile of the input takes the places of its chosen items and
-// candidates by one atomic a buffer (a warp of candidates, by one of its own), and only when it has
-// some; the next tile's loads are in flight meanwhile. The next digit's histogram (digit + 1) builds in shared memory and is added to
-// histograms[digit + 1] at the end. digit -1: the first pass, which only counts;
-// kTopKSampledPass: the sampled pass.
+// the input in tiles of kTopKPassThreads * R * VEC keys (16-byte loads, the next tile's in flight
+// while one is sifted), or the last pass's candidates, 4 a thread. A tile of the input takes the
+// places of its chosen items and candidates by one atomic a buffer, a warp of candidates by one of
+// its own, and only when it has some. The next digit's histogram (digit + 1) builds in shared
+// memory and is added to histograms[digit + 1] at the end. digit -1: the first pass, which only
+// counts (the input's keys, or the sampled pass's candidates); kTopKSampledPass: the sampled pass.
 template <class Key, int R, int VEC>
 __global__ void __launch_bounds__(kTopKPassThreads, resident_blocks(kTopKPassThreads, kTopKPassMinBlocksPerSm))
     top_k_pass_kernel(const Key *keys, std::size_t n,
@@ -397,8 +398,9 @@ __global__ void __launch_bounds__(kTopKPassThreads, resident_blocks(kTopKPassThr
         const auto valid_at = [&](std::size_t base) { return n - base < tile_items ? n - base : tile_items; };
         // The next tile's loads are in flight while this one is sifted.
         Key next[R][VEC];
-        if (blockIdx.x * tile_items < n) load_tile<R, VEC>(keys + blockIdx.x * tile_items, next, valid_at(blockIdx.x * tile_items), vectorized);
-        for (std::size_t base = blockIdx.x * tile_items; base < n; base += stride) {
+        const std::size_t first = blockIdx.x * tile_items;
+        if (first < n) load_tile<R, VEC>(keys + first, next, valid_at(first), vectorized);
+        for (std::size_t base = first; base < n; base += stride) {
             const std::size_t valid = valid_at(base);
             Key tile[R][VEC];
 #pragma unroll
