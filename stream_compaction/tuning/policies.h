@@ -336,6 +336,11 @@ template <bool Pairs>
 constexpr int merge_corner_pass_waves() {
     return Pairs ? kMergePairsCornerPassWaves : kMergeKeysCornerPassWaves;
 }
+// Merge sort (device/merge_sort.cuh): the tile a block sorts in shared memory first (threads, keys
+// a thread: both powers of two, block_merge_sort's), then rounds of the merge's tiles (merge_threads,
+// merge_items_per_thread) over pairs of runs. Not yet run on a GPU.
+constexpr int kMergeSortTileThreads = 256;
+constexpr int kMergeSortTileItems = 8;
 // A policy's steps per thread for keys of type K: base * 4 / sizeof(K), at least 1, odd.
 template <class K>
 constexpr int items_per_thread_for(int base) {
