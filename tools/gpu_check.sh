@@ -36,18 +36,24 @@
 #          baseline, new, ...: COMPARE_ROUNDS rounds, default 2; COMPARE_ARGS passed on, default
 #          BENCH_ARGS's), each round's JSONs made one CSV, and tools/compare_bench.py on the median
 #          of each build's rounds (rows of n >= COMPARE_MIN_N, when set).
-# Usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|compare|all]   (default all = tests,
-# arch, sanitize and bench; e.g. "$OUT" on the device machine)
+#   dist:  the distributed primitives on every visible GPU (issue #47; a kind of 4 or more GPUs): the
+#          library, dist_tests, sc_dist_multiprocess, the harness and sc_dist_bench built; dist_tests
+#          on every rank, the multi-process test, the harness's distributed group, sc_dist_bench
+#          --runs DIST_RUNS (default 10) into dist.csv, the cost model fitted on its 1- and 2-GPU
+#          rows and checked on the others (tools/dist_model.py --validate: model.txt, fails past
+#          15%) and the scaling figure (img.tar). With .mpi/'s mpich wheel, as for the tests.
+# Usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|compare|dist|all]   (default all =
+# tests, arch, sanitize and bench; e.g. "$OUT" on the device machine)
 # The build directories (BUILD_DIR, default build-gpu, and those named after it) are reused, so a
 # second call builds nothing. SANITIZE_ONLY, SANITIZE_DIST_ONLY, SANITIZE_SHARDS and SANITIZE_TOOLS
 # are below.
 # The SpMV tests and benchmark read the .mtx files from .data/matrices (copy ../shared/data/matrices there).
 # Writes at most 8 files to LOG_DIR and prints a summary table last; exits 1 if any step failed.
 set -uo pipefail
-logs=${1:?usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|compare|all]}
+logs=${1:?usage: tools/gpu_check.sh LOG_DIR [tests|arch|sanitize|bench|compare|dist|all]}
 phase=${2:-all}
-case $phase in tests|arch|sanitize|bench|compare|all) ;;
-    *) echo "unknown phase '$phase': tests, arch, sanitize, bench, compare or all" >&2; exit 2 ;; esac
+case $phase in tests|arch|sanitize|bench|compare|dist|all) ;;
+    *) echo "unknown phase '$phase': tests, arch, sanitize, bench, compare, dist or all" >&2; exit 2 ;; esac
 mkdir -p "$logs"
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build-gpu}
@@ -136,6 +142,26 @@ if [ "$phase" = compare ]; then
         step compare "$logs/compare.txt" python3 tools/compare_bench.py "$logs/base.csv" "$logs/new.csv" \
             ${COMPARE_MIN_N:+--min-n $COMPARE_MIN_N}
     echo; echo "== gpu_check summary =="; printf '%s\n' "${summary[@]}"; tail -1 "$logs/compare.txt"
+    exit $status
+fi
+if [ "$phase" = dist ]; then
+    if compgen -G '.mpi/mpich-*.whl' >/dev/null || [ -x .mpi/bin/mpiexec ]; then
+        source .ci/mpi_env.sh >>"$logs/build.log" 2>&1 || summary+=("no MPI: .mpi/'s mpich wheel did not install (build.log)")
+    fi
+    step configure "$logs/build.log" cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release &&
+        step "build dist" "$logs/build.log" cmake --build "$build" --parallel --target dist_tests \
+            sc_dist_multiprocess stream_compaction_harness sc_dist_bench || { printf '%s\n' "${summary[@]}"; exit 1; }
+    gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+    summary+=("$gpus GPUs visible")
+    step "dist_tests, $gpus ranks" "$logs/dist.log" "$build/bin/dist_tests"
+    step "dist multiprocess" "$logs/dist.log" "$build/bin/sc_dist_multiprocess"
+    step "harness distributed" "$logs/dist.log" "$build/bin/stream_compaction_harness" --only distributed
+    step "sc_dist_bench" "$logs/dist.log" "$build/bin/sc_dist_bench" --runs "${DIST_RUNS:-10}" --csv "$logs/dist.csv" &&
+        step "cost model" "$logs/model.txt" python3 tools/dist_model.py --csv "$logs/dist.csv" --validate "$logs/dist.csv"
+    if [ -f "$logs/dist.csv" ] && python3 bench/plot/distributed.py "$logs/dist.csv" --out "$build/img" >>"$logs/dist.log" 2>&1; then
+        tar -cf "$logs/img.tar" -C "$build" img
+    fi
+    echo; echo "== gpu_check summary =="; printf '%s\n' "${summary[@]}"; tail -n 12 "$logs/model.txt" 2>/dev/null
     exit $status
 fi
 if [ "$phase" != bench ]; then
