@@ -268,6 +268,7 @@ TEST_F(GpuTopK, OddStorageAndEmptyAndBadArguments) {
     int *d_keys = arena.make<int>(n);
     char *d_temp = arena.make<char>(bytes);
     EXPECT_THROW(SC::top_k_keys(d_keys, d_out, n, 10, d_temp, bytes - 1), std::invalid_argument);
+    EXPECT_THROW(SC::top_k_keys(d_keys, d_keys + n - 5, n, 10, d_temp, bytes), std::invalid_argument);  // overlap
     EXPECT_THROW(SC::top_k_keys(d_keys, d_out, n, 10, d_temp, bytes, SC::RadixSortOrder{false, 0, 33}),
                  std::invalid_argument);
     EXPECT_THROW(SC::top_k_pairs(d_keys, d_out, static_cast<const int *>(nullptr), d_out, n, 4, d_temp, bytes),

@@ -49,8 +49,6 @@ void merge_sort(const char *name, const K *keys_in, K *keys_out, const V *values
         require_disjoint(name, values_in, values_out, n);
     }
     if (n == 0) return;
-    if (n > static_cast<std::size_t>(kMaxGridBlocks) * kMergeSortTileThreads)
-        throw std::invalid_argument(std::string(name) + ": " + std::to_string(n) + " items are too many");
     const int rounds = merge_sort_rounds(n);
     const std::size_t needed = merge_sort_temp_bytes<K, V, HasValues>(n);
     require_temp_storage(name, d_temp, temp_bytes, needed);

@@ -124,6 +124,9 @@ void top_k(const char *name, const Key *d_keys_in, Key *d_keys_out, ValuesIn d_v
     if (k > n)
         throw std::invalid_argument(std::string(name) + ": k = " + std::to_string(k) + " is more than the " +
                                     std::to_string(n) + " items");
+    // The outputs hold k items; the final sort reads keys (and values) from the input as it writes them.
+    if (k > 0 && d_keys_out < d_keys_in + n && d_keys_in < d_keys_out + k)
+        throw std::invalid_argument(std::string(name) + ": the keys output overlaps the keys input");
     if constexpr (kHasValues) {
         require_device_input(name, k, d_values_in, "values input");
         require_device_input(name, k, d_values_out, "values output");

@@ -110,16 +110,9 @@ __device__ __forceinline__ radix_bits_t<Key> top_k_bits(Key key, RadixOrder<Key>
     return static_cast<radix_bits_t<Key>>(radix_compared(key, order) >> key_shift);
 }
 
-template <class Bits>
-__device__ __forceinline__ unsigned top_k_digit(Bits bits, u64 position, TopKDigit digit) {
-    const u64 from = digit.from_position ? position : static_cast<u64>(bits);
-    return static_cast<unsigned>(from >> digit.shift) & ((1u << digit.width) - 1u);
-}
-
-// The final sort: one block of kThreads, kItems = kThreads * kItemsPerThread items at most.
+// The final sort: one block of THREADS, kItems = THREADS * kItemsPerThread items at most.
 template <int THREADS>
 struct TopKFinalSort {
-    static constexpr int kThreads = THREADS;
     static constexpr int kItemsPerThread = 8;
     static constexpr unsigned kItems = THREADS * kItemsPerThread;
     template <class Bits>
@@ -348,11 +341,8 @@ __global__ void __launch_bounds__(kTopKSampleThreads) top_k_sample_kernel(const 
 // counts (the input's keys, or the sampled pass's candidates); kTopKSampledPass: the sampled pass.
 template <class Key, int R, int VEC>
 __global__ void __launch_bounds__(kTopKPassThreads, resident_blocks(kTopKPassThreads, kTopKPassMinBlocksPerSm))
-    top_k_pass_kernel(const Key *keys, std::size_t n,
-                                                                       RadixOrder<Key> order, TopKPlan plan, int digit,
-                                                                       TopKState *state, u64 *histograms,
-                                                                       TopKBuffers<radix_bits_t<Key>> buffers,
-                                                                       bool vectorized) {
+    top_k_pass_kernel(const Key *keys, std::size_t n, RadixOrder<Key> order, TopKPlan plan, int digit, TopKState *state,
+                      u64 *histograms, TopKBuffers<radix_bits_t<Key>> buffers, bool vectorized) {
     using Bits = radix_bits_t<Key>;
     using Sieve = TopKSieve<Bits>;
     __shared__ unsigned histogram[kTopKBins];
