@@ -105,6 +105,13 @@ STRONG = {"label": "1 GPU", "gpus": 1, "n_per_gpu": None}
 BOUND = {"label": "exchange bound", "implementation": "exchange_bound"}
 
 
+MERGE_SORT_POINTS = [("merge_sort_keys", "int32, uniform", P28, "uniform"),
+                     ("merge_sort_keys", "int32, uniform", P24, "uniform"),
+                     ("merge_sort_pairs", "int32 keys and values, uniform", P28, "uniform"),
+                     ("merge_sort_records", "16-byte records by one field of 256 values", P28, "rank_of_256"),
+                     ("merge_sort_records", "16-byte records by one field of 256 values", P24, "rank_of_256")]
+
+
 def _spmv_rows(precision):
     rows = [R("SpMV {}, {}".format(precision, m), "spmv_" + precision, "auto:*", param=m)
             for m in SUITESPARSE + LARGE_MATRICES]
@@ -161,7 +168,9 @@ TABLES = {
          for op, what, k, n in TOP_K_POINTS]
       + [R("top-k, the {:,} largest floats{}, against a full sort".format(k, what), op, "ours", n, "k={}".format(k),
            ref={"label": "CUB full sort", "implementation": "cub_full_sort"}, kind="h200")
-         for op, what, k, n in TOP_K_POINTS]),
+         for op, what, k, n in TOP_K_POINTS]
+      + [R("merge sort by a comparator, {}".format(what), op, "ours", n, param, kind="h200")
+         for op, what, n, param in MERGE_SORT_POINTS]),
     # docs/performance/segmented.md
     "segmented": Table("h100", STANDARD,
         [R("segmented scan by flags, int32, " + s, "segmented_scan", "flags", P26, s) for s in SEGMENTS]

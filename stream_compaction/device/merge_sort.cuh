@@ -4,10 +4,12 @@
 // alone or carrying values; stable (equivalent keys, and their values, keep their input order).
 // Device pointers, 64-bit n, work enqueued on the environment's stream; nothing waits on the host
 // (graph-capturable).
-//   1. A block sorts each tile of 2,048 keys in shared memory (merge_sort_tile_kernel).
-//   2. ceil(log2(n / 2,048)) rounds each merge the runs in pairs (the merge family's tiles, every
-//      tile of a round one launch), alternating between the output and the temporary storage so
-//      that the last round writes the output.
+//   1. A block sorts each tile of 4,096 keys of up to 4 bytes (2,048 wider ones) in shared memory
+//      (merge_sort_tile_kernel).
+//   2. ceil(log2(n / 4,096)) rounds each merge the runs in pairs, alternating between the output
+//      and the temporary storage so that the last round writes the output: a corner pass finds
+//      where each of the round's tiles starts in its pair, then every tile of the round (a tile of
+//      the merge family) in one launch.
 //
 // Example: descending by thrust::greater, stable (the values show the input order of equal keys).
 //   std::vector<long long> keys = {3, 1, 3, 0}, sorted(4);
@@ -30,7 +32,7 @@
 //
 // Keys and values: trivially copyable, aligned to at most 16 bytes; values from an array. The outputs
 // must not overlap the inputs. Temporary storage: merge_sort_temp_bytes<Key, Value>(n), a second
-// buffer of the keys (and values), 0 when n is at most one tile (2,048). Errors: std::invalid_argument
+// buffer of the keys (and values) and the rounds' corners, 0 when n is at most one tile. Errors: std::invalid_argument
 // for bad arguments before any work is enqueued, cuda_error from CUDA.
 #include <stream_compaction/detail/merge_sort/dispatch.cuh>
 #include <stream_compaction/detail/scan/dispatch.cuh>

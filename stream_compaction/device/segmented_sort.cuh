@@ -3,8 +3,9 @@
 // and stable, empty segments included. By segment size (detail/segmented_sort/kernels.cuh): one
 // pass over the offsets sorts them into short segments (up to 2,048 items of keys up to 4 bytes,
 // 1,024 of 8-byte keys) and long ones; a block sorts all the short segments that start in its
-// 2,048 (1,024) items in shared memory at once, reading and writing each item once, and merging
-// only until runs are as long as its longest segment; a long
+// 2,048 (1,024) items in shared memory at once, reading and writing each item once: where none is
+// longer than 64 items by counting, for each item, the items of its segment that sort before it,
+// else by merging only until runs are as long as its longest segment; a long
 // segment is sorted in tiles of 4,096 (2,048) items the same way, then merged level by level (a
 // segment of L items takes ceil(log2(L / 4096)) levels). No host wait: safe in a CUDA graph.
 //

@@ -337,10 +337,16 @@ constexpr int merge_corner_pass_waves() {
     return Pairs ? kMergePairsCornerPassWaves : kMergeKeysCornerPassWaves;
 }
 // Merge sort (device/merge_sort.cuh): the tile a block sorts in shared memory first (threads, keys
-// a thread: both powers of two, block_merge_sort's), then rounds of the merge's tiles (merge_threads,
-// merge_items_per_thread) over pairs of runs. Not yet run on a GPU.
+// a thread: both powers of two, block_merge_sort's; 16 keys of up to 4 bytes, 8 of wider ones, so
+// that the tile of (key, position) stays within 48 KiB), then rounds of the merge's tiles
+// (merge_threads, merge_items_per_thread) over pairs of runs after a corner pass. H200, 2026-12-04
+// (sc_nvbench_merge_sort, int keys uniform at 2^24 / 2^28): the rounds in 512-thread tiles 0.937 /
+// 14.60 ms, in 256-thread tiles 0.872 / 13.58 (pairs 1.608 / 27.20 against 1.487 / 25.22).
 constexpr int kMergeSortTileThreads = 256;
-constexpr int kMergeSortTileItems = 8;
+template <class K>
+constexpr int kMergeSortTileItems = sizeof(K) <= 4 ? 16 : 8;
+// Threads a block of a round's corner pass (a thread per tile of the round).
+constexpr int kMergeSortCornerThreads = 256;
 // A policy's steps per thread for keys of type K: base * 4 / sizeof(K), at least 1, odd.
 template <class K>
 constexpr int items_per_thread_for(int base) {

@@ -1,5 +1,5 @@
 // Merge sort by a comparator (device/merge_sort.cuh) against std::stable_sort with the same
-// comparator on the CPU: int keys of every distribution, both orders, sizes around the tile (2,048)
+// comparator on the CPU: int keys of every distribution, both orders, sizes around the tile (4,096)
 // and the merge rounds' pairs, 8-byte keys with 8-byte values, a 16-byte struct by one field (many
 // ties: stability), values showing where each key was; graph replay, odd storage, the allocating
 // overloads and bad arguments.
@@ -94,9 +94,11 @@ void checkSort(const std::vector<K> &keys, Less less, const std::string &what, s
 
 TEST_F(GpuMergeSort, IntsOfEveryDistributionAroundTheTileAndTheRounds) {
     std::mt19937_64 rng(freshSeed());
-    for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{2047}, std::size_t{2048}, std::size_t{2049},
-                          std::size_t{4096}, std::size_t{4097}, std::size_t{6145}, std::size_t{100003},
-                          (std::size_t{1} << 20) + 3})
+    // Tiles of 4,096 ints, rounds' tiles of 256 x 19 = 4,864 outputs (every pair of runs ends
+    // inside one).
+    for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{2049}, std::size_t{4095}, std::size_t{4096},
+                          std::size_t{4097}, std::size_t{4864}, std::size_t{4865}, std::size_t{8193},
+                          std::size_t{9729}, std::size_t{16385}, std::size_t{100003}, (std::size_t{1} << 20) + 3})
         for (Keys kind : {Keys::Random, Keys::Ascending, Keys::Descending, Keys::FewDistinct, Keys::AllEqual}) {
             const std::vector<int> keys = makeInts(n, kind, rng);
             checkSort(keys, SC::Less{}, "ascending, distribution " + std::to_string(static_cast<int>(kind)));
@@ -137,7 +139,7 @@ TEST_F(GpuMergeSort, OddStorageAllocatingOverloadsAndBadArguments) {
     SC_CUDA_CHECK(cudaDeviceSynchronize());
     EXPECT_EQ(download(d_out, keys.size()), want);
     SC::merge_sort_keys(d_keys, d_out, 0, SC::Less{}, nullptr, 0);  // nothing to do
-    EXPECT_EQ(SC::merge_sort_temp_bytes<int>(2048), 0u);            // one tile: no storage
+    EXPECT_EQ(SC::merge_sort_temp_bytes<int>(4096), 0u);            // one tile: no storage
     const std::size_t bytes = SC::merge_sort_temp_bytes<int>(keys.size());
     EXPECT_GT(bytes, 0u);
     char *d_temp = arena.make<char>(bytes);

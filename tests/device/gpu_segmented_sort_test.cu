@@ -206,6 +206,29 @@ TEST_F(GpuSegmentedSort, TilesWhoseLongestSegmentIsAtEveryRunEdge) {
     checkSort<long long>(offsets, rng);
     checkSort<double, short>(offsets, rng);
 }
+// The tiny pass takes a window whose segments are all at most 64 items (kTinyLongest) and leaves
+// the rest to the short pass: windows whose longest is 64 or 65, a few keys (ties everywhere: the
+// order among equal keys shows in the values), empty segments, and long segments after them.
+TEST_F(GpuSegmentedSort, WindowsAtTheTinyPassesBound) {
+    std::mt19937 rng(freshSeed());
+    std::vector<int> lengths;
+    for (int window = 0; window < 400; ++window) {
+        const int longest = window % 3 == 0 ? 65 : 64;
+        for (int used = 0; used < 2048;) {
+            const int pick = static_cast<int>(rng() % 100);
+            const int length = pick == 0 ? longest : pick < 10 ? 0 : pick == 99 && window % 7 == 0 ? 3000 : 1 + static_cast<int>(rng() % 63);
+            lengths.push_back(length);
+            used += length;
+        }
+    }
+    const std::vector<int> offsets = lengthsToOffsets(lengths);
+    checkSort<unsigned char>(offsets, rng);
+    checkSort<short, double>(offsets, rng);
+    checkSort<float>(offsets, rng);
+    checkSort<unsigned long long, short>(offsets, rng);
+    checkSort<double>(offsets, rng);
+}
+
 TEST_F(GpuSegmentedSort, DegenerateSegments) {
     std::mt19937 rng(freshSeed());
     checkSort<int>({0, 1}, rng);                        // one item

@@ -3,7 +3,8 @@
 // its ITEMS in registers (a bitonic network), then rounds merge runs pairwise, each thread finding
 // where its ITEMS outputs start by a merge-path search and merging them into registers. Items must
 // be distinct under Less (callers make them so with their input position), so that the order is
-// the one sorted order and no stability is needed.
+// the one sorted order and no stability is needed; or, Stable, a full tile of any items sorted
+// stably (a stable register sort, and merges that take ties from the earlier run).
 //
 // Items from position `count` on are padding, greater than every real item: they stay at the end
 // of every run, so threads whose items all lie there skip the work. A caller that needs only runs
@@ -49,6 +50,21 @@ __device__ __forceinline__ void register_bitonic_sort(Item (&items)[ITEMS], Less
             }
 }
 
+// Sorts items in registers, stable (equivalent items keep their order): ITEMS rounds of
+// odd-even transposition, each swapping neighbours only where the right one is less.
+template <int ITEMS, class Item, class Less>
+__device__ __forceinline__ void register_odd_even_sort(Item (&items)[ITEMS], Less less) {
+#pragma unroll
+    for (int round = 0; round < ITEMS; ++round)
+#pragma unroll
+        for (int i = round % 2; i + 1 < ITEMS; i += 2)
+            if (less(items[i + 1], items[i])) {
+                const Item t = items[i];
+                items[i] = items[i + 1];
+                items[i + 1] = t;
+            }
+}
+
 // How many of the first `diagonal` items of the merge of a[0, na) and b[0, nb) come from a: the
 // merge path's split, by binary search. Ties go to a first.
 template <class Item, class ReadA, class ReadB, class Less>
@@ -89,14 +105,19 @@ __device__ __forceinline__ void merge_serial(ReadA read_a, ReadB read_b, unsigne
 // of the returned length (the first power-of-two multiple of ITEMS at least min_run, at most
 // THREADS * ITEMS) are sorted in shared, item p at merge_slot(p), thread t's still in `items`, and
 // every thread may read shared (a __syncthreads() has been passed). Called by every thread.
-template <int THREADS, int ITEMS, class Item, class Less>
+// Stable: the registers sorted by odd-even transposition (the merges take ties from the earlier
+// run), for items that need not be distinct; only with count = THREADS * ITEMS (no padding).
+template <int THREADS, bool Stable = false, int ITEMS, class Item, class Less>
 __device__ unsigned block_merge_sort(Item (&items)[ITEMS], Item *shared, Less less, unsigned count,
                                      unsigned min_run = THREADS * ITEMS) {
     static_assert((THREADS & (THREADS - 1)) == 0, "merge rounds of a power of two threads");
     const unsigned t = threadIdx.x;
     const bool busy = t * ITEMS < count;  // holds a real item: the others' outputs are padding
     if (busy) {
-        register_bitonic_sort(items, less);
+        if constexpr (Stable)
+            register_odd_even_sort(items, less);
+        else
+            register_bitonic_sort(items, less);
 #pragma unroll
         for (int k = 0; k < ITEMS; ++k) shared[merge_slot<Item>(t * ITEMS + k)] = items[k];
     }

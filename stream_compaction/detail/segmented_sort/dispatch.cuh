@@ -30,13 +30,13 @@ struct SegmentedSortCounts {
 };
 
 // The alternate keys and values (values of up to 8 bytes), the short pass's first segments, the
-// chunk lists, the counters.
+// chunk lists, the counters, the windows the tiny pass sorted.
 template <class K>
-TempLayout<6> segmented_sort_layout(std::size_t n) {
+TempLayout<7> segmented_sort_layout(std::size_t n) {
     const SegmentedSortCounts<K> counts(n);
     return temp_layout(n * sizeof(K), n * sizeof(unsigned long long), (counts.owner_blocks + 1) * sizeof(unsigned),
                        counts.chunk_capacity * sizeof(unsigned), counts.chunk_capacity * sizeof(unsigned),
-                       kSegmentedSortCounters * sizeof(unsigned));
+                       kSegmentedSortCounters * sizeof(unsigned), counts.owner_blocks * sizeof(unsigned char));
 }
 
 template <bool Pairs, class K, class V, class Offset>
@@ -63,15 +63,18 @@ void segmented_sort(const char *name, const K *keys_in, K *keys_out, const V *va
     unsigned *first_segment = reinterpret_cast<unsigned *>(pieces[2]);
     unsigned *chunk_segment = reinterpret_cast<unsigned *>(pieces[3]), *chunk_index = reinterpret_cast<unsigned *>(pieces[4]);
     unsigned *counters = reinterpret_cast<unsigned *>(pieces[5]);
+    unsigned char *window_done = reinterpret_cast<unsigned char *>(pieces[6]);
     const SegmentedSortCounts<K> counts(n);
     const cudaStream_t stream = env.stream;
 
     SC_CUDA_CHECK(cudaMemsetAsync(counters, 0, kSegmentedSortCounters * sizeof(unsigned), stream));
     launch(segmented_sort_classify<Offset>, "segmented_sort_classify", std::min(blocks_for(segments + 1, 256), 65535u),
-           256, 0, stream, d_offsets, segments, Tile::kShort, Tile::kTile, counts.owner_blocks, first_segment,
+           256, 0, stream, d_offsets, segments, ceil_log2(Tile::kShort), Tile::kTile, counts.owner_blocks, first_segment,
            chunk_segment, chunk_index, counts.chunk_capacity, counters);
+    launch(segmented_sort_tiny<Pairs, K, V, Offset>, "segmented_sort_tiny", counts.owner_blocks, Tile::kThreads, 0,
+           stream, buffers, d_offsets, segments, first_segment, window_done);
     launch(segmented_sort_short<Pairs, K, V, Offset>, "segmented_sort_short", counts.owner_blocks, Tile::kThreads, 0,
-           stream, buffers, d_offsets, segments, first_segment);
+           stream, buffers, d_offsets, segments, first_segment, window_done);
     const auto chunks_kernel = segmented_sort_chunks<Pairs, K, V, Offset>;
     const unsigned chunk_grid = std::min(counts.chunk_capacity, resident_grid(reinterpret_cast<const void *>(chunks_kernel),
                                                                               "segmented_sort_chunks", Tile::kThreads, 0));

@@ -3,6 +3,10 @@
 //   classify: one pass over the offsets. For each block of the short pass, the first segment that
 //     starts in its kShort items; each long segment (more than kShort items) cut into chunks of
 //     kTile items, listed in any order, and the merge levels the longest needs.
+//   tiny: a block whose short segments (those that start in its kShort items) are all at most
+//     kTinyLongest items places each item by counting the items of its segment that sort before
+//     it (ties by position: stable), in shared memory, and marks its window done; the others are
+//     the short pass's.
 //   short: a block sorts the short segments that start in its kShort items, at most
 //     kTile - 1 items together (every one short), in one shared-memory merge sort of
 //     (segment start, key, position): one read and one write of each item. The merge rounds stop
@@ -35,9 +39,14 @@ struct SegmentedSortTile {
     // Segments up to kShort items are short. A short-pass block owns those that start in its kShort
     // items: they end before its start plus 2 * kShort = kTile.
     static constexpr unsigned kShort = kTile / 2;
+    static_assert((kShort & (kShort - 1)) == 0, "classify finds a short-pass window by a shift");
     // Blocks an SM keeps resident in the tile sorts (registers capped to fit): 3 of 8-byte items
     // (the shared memory allows 5), 2 of 16-byte ones (uncapped, 8-byte keys' took 145 registers).
     static constexpr int kMinBlocks = sizeof(Key) <= 4 ? 3 : 2;
+    // A short-pass block whose segments are all at most kTinyLongest items long is the tiny pass's:
+    // each item's place counted against the rest of its segment, kTinyLongest steps at most.
+    static constexpr unsigned kTinyLongest = 64;
+    static constexpr unsigned kTinyCapacity = kShort + kTinyLongest;
 };
 
 // Counters the classify kernel writes (zeroed before it).
@@ -99,11 +108,12 @@ struct KeyLess {
 };
 
 // classify (one thread per offset s in [0, segments]): first_segment[b], for b in [0, owner_blocks],
-// is the first segment that starts at or after b * short_items (segments if none); the long
+// is the first segment that starts at or after b * short_items (segments if none; short_items =
+// 2^short_shift: a shift, where a 64-bit division cost 3x the kernel's memory time); the long
 // segments' chunks (chunk_segment, chunk_index: at most chunk_capacity) and the merge levels.
 template <class Offset>
 __global__ void __launch_bounds__(256)
-    segmented_sort_classify(const Offset *offsets, std::size_t segments, unsigned short_items, unsigned tile_items,
+    segmented_sort_classify(const Offset *offsets, std::size_t segments, unsigned short_shift, unsigned tile_items,
                             unsigned owner_blocks, unsigned *first_segment, unsigned *chunk_segment,
                             unsigned *chunk_index, unsigned chunk_capacity, unsigned *counters) {
     for (std::size_t s = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; s <= segments;
@@ -111,12 +121,12 @@ __global__ void __launch_bounds__(256)
         const std::size_t start = static_cast<std::size_t>(offsets[s]);
         // The blocks b with offsets[s - 1] < b * short_items <= offsets[s] (clamped: any offsets
         // keep the writes inside the array).
-        const std::size_t lo = s == 0 ? 0 : static_cast<std::size_t>(offsets[s - 1]) / short_items + 1;
-        const std::size_t hi = s == segments ? owner_blocks : smaller(start / short_items, owner_blocks);
+        const std::size_t lo = s == 0 ? 0 : (static_cast<std::size_t>(offsets[s - 1]) >> short_shift) + 1;
+        const std::size_t hi = s == segments ? owner_blocks : smaller(start >> short_shift, owner_blocks);
         for (std::size_t b = lo; b <= hi; ++b) first_segment[b] = static_cast<unsigned>(s);
         if (s == segments) continue;
         const std::size_t end = static_cast<std::size_t>(offsets[s + 1]), length = end > start ? end - start : 0;
-        if (length <= short_items) continue;
+        if (length <= (std::size_t{1} << short_shift)) continue;
         const unsigned chunks = static_cast<unsigned>((length + tile_items - 1) / tile_items);
         const unsigned base = atomicAdd(&counters[kLongChunks], chunks);
         for (unsigned k = 0; k < chunks && base + k < chunk_capacity; ++k) {
@@ -283,25 +293,141 @@ __device__ unsigned mark_segment_starts(const Offset *offsets, std::size_t first
     return storage.longest;
 }
 
-// short: block b sorts the short segments among [first_segment[b], first_segment[b + 1]).
+// The tiny pass's shared memory: each position's key, its ordered bits and its segment's
+// [start, end) in the tile (start | end << 16), then each output's input position.
+template <class Key>
+struct TinySortStorage {
+    using Tile = SegmentedSortTile<Key>;
+    Key keys[Tile::kTinyCapacity];
+    radix_bits_t<Key> bits[Tile::kTinyCapacity];
+    unsigned range[Tile::kTinyCapacity];
+    unsigned short source[Tile::kTinyCapacity];
+    unsigned longest;
+};
+
+// The window of short-pass block `block`: the items [begin, begin + count) of the segments
+// [first, last) that start in its kShort items, a long last segment left to the chunks. count is 0
+// where none starts there.
+struct ShortWindow {
+    std::size_t first, last, begin;
+    unsigned count;
+};
+
+template <class Key, class Offset>
+__device__ __forceinline__ ShortWindow short_window(const Offset *offsets, std::size_t segments,
+                                                    const unsigned *first_segment, unsigned block) {
+    using Tile = SegmentedSortTile<Key>;
+    ShortWindow window{smaller(first_segment[block], segments), smaller(first_segment[block + 1], segments), 0, 0};
+    if (window.first >= window.last) return window;  // no segment starts here
+    window.begin = static_cast<std::size_t>(offsets[window.first]);
+    const std::size_t last_start = static_cast<std::size_t>(offsets[window.last - 1]);
+    std::size_t end = static_cast<std::size_t>(offsets[window.last]);
+    if (end > last_start + Tile::kShort) end = last_start;  // a long last segment is the chunks' work
+    if (end > window.begin) window.count = static_cast<unsigned>(smaller(end - window.begin, Tile::kTile));
+    return window;
+}
+
+// tiny: block b sorts its window's segments when none is longer than kTinyLongest, and sets
+// window_done[b] to whether it did (every block writes its flag, so a replay never sees a stale
+// one). Each item's output is its segment's start plus the items of the segment that sort before
+// it: smaller keys, and equal keys at earlier positions. Every loop over the tile's positions is
+// unrolled (kTinyItems a thread), so that a thread's loads are in flight together.
+template <bool Pairs, class Key, class Value, class Offset>
+__global__ void __launch_bounds__(SegmentedSortTile<Key>::kThreads)
+    segmented_sort_tiny(SegmentedSortBuffers<Key, Value> buffers, const Offset *offsets, std::size_t segments,
+                        const unsigned *first_segment, unsigned char *window_done) {
+    using Tile = SegmentedSortTile<Key>;
+    using Bits = radix_bits_t<Key>;
+    constexpr int kItems = static_cast<int>((Tile::kTinyCapacity + Tile::kThreads - 1) / Tile::kThreads);
+    TinySortStorage<Key> &storage = shared_storage<TinySortStorage<Key>>();
+    const unsigned t = threadIdx.x;
+    const ShortWindow window = short_window<Key>(offsets, segments, first_segment, blockIdx.x);
+    if (t == 0) storage.longest = 0;
+    // The keys' loads go out before the window is known to be tiny (a window that is not loses
+    // them: the short pass reads its keys again), so that they overlap the offsets' reads. Valid
+    // offsets keep count below kTinyCapacity in a tiny window (its last segment starts in its first
+    // kShort items) and give every position one segment's range; the clamps keep bad ones inside.
+    const unsigned count = window.count <= Tile::kTinyCapacity ? window.count : 0;
+    const Key *keys_in = buffers.keys_in + window.begin;
+    Key loaded[kItems];
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const unsigned j = k * Tile::kThreads + t;
+        if (j < count) loaded[k] = keys_in[j];
+    }
+    __syncthreads();
+    // One pass over the window's segments: the longest, and each short one's range at its positions.
+    unsigned longest = 0;
+#pragma unroll 4
+    for (std::size_t s = window.first + t; s < window.last && window.count > 0; s += Tile::kThreads) {
+        const std::size_t head = static_cast<std::size_t>(offsets[s]) - window.begin;
+        const std::size_t end = smaller(static_cast<std::size_t>(offsets[s + 1]) - window.begin, window.count);
+        if (end <= head) continue;
+        longest = max(longest, static_cast<unsigned>(smaller(end - head, Tile::kTile)));
+        if (end - head <= Tile::kTinyLongest && end <= count)
+            for (unsigned j = static_cast<unsigned>(head); j < end; ++j)
+                storage.range[j] = static_cast<unsigned>(head) | static_cast<unsigned>(end) << 16;
+    }
+    if (longest > 0) atomicMax(&storage.longest, longest);
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const unsigned j = k * Tile::kThreads + t;
+        if (j < count) {
+            storage.keys[j] = loaded[k];
+            storage.bits[j] = RadixBits<Key>::ordered(loaded[k]);
+        }
+    }
+    __syncthreads();
+    const bool tiny = storage.longest <= Tile::kTinyLongest && window.count <= Tile::kTinyCapacity;
+    if (t == 0) window_done[blockIdx.x] = tiny;
+    if (!tiny || count == 0) return;  // the short pass's, or nothing to sort
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const unsigned j = k * Tile::kThreads + t;
+        if (j < count) {
+            const unsigned range = storage.range[j];
+            const unsigned start = min(range & 0xffffu, j), end = min(max(range >> 16, j + 1), count);
+            const Bits key = storage.bits[j];
+            unsigned before = 0;
+            for (unsigned i = start; i < end; ++i) {
+                const Bits other = storage.bits[i];
+                before += other < key || (other == key && i < j);
+            }
+            storage.source[start + before] = static_cast<unsigned short>(j);
+        }
+    }
+    __syncthreads();
+    unsigned from[kItems];
+    Value values[kItems];
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const unsigned r = k * Tile::kThreads + t;
+        from[k] = r < count ? min(static_cast<unsigned>(storage.source[r]), count - 1) : 0;
+        if (Pairs && r < count) values[k] = buffers.values_in[window.begin + from[k]];
+    }
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const unsigned r = k * Tile::kThreads + t;
+        if (r < count) {
+            buffers.keys_out[window.begin + r] = storage.keys[from[k]];
+            if (Pairs) buffers.values_out[window.begin + r] = values[k];
+        }
+    }
+}
+
+// short: block b sorts the short segments among [first_segment[b], first_segment[b + 1]), unless
+// the tiny pass did.
 template <bool Pairs, class Key, class Value, class Offset>
 __global__ void __launch_bounds__(SegmentedSortTile<Key>::kThreads, SegmentedSortTile<Key>::kMinBlocks)
     segmented_sort_short(SegmentedSortBuffers<Key, Value> buffers, const Offset *offsets, std::size_t segments,
-                         const unsigned *first_segment) {
-    using Tile = SegmentedSortTile<Key>;
+                         const unsigned *first_segment, const unsigned char *window_done) {
     TileSortStorage<Key> &storage = shared_storage<TileSortStorage<Key>>();
-    const std::size_t first = smaller(first_segment[blockIdx.x], segments),
-                      last = smaller(first_segment[blockIdx.x + 1], segments);
-    if (first >= last) return;  // no segment starts here
-    const std::size_t begin = static_cast<std::size_t>(offsets[first]);
-    const std::size_t last_start = static_cast<std::size_t>(offsets[last - 1]);
-    std::size_t end = static_cast<std::size_t>(offsets[last]);
-    if (end > last_start + Tile::kShort) end = last_start;  // a long last segment is the chunks' work
-    if (end <= begin) return;
-    const unsigned count = static_cast<unsigned>(smaller(end - begin, Tile::kTile));
-    const unsigned longest = mark_segment_starts(offsets, first, last, begin, count, storage);
-    sort_tile<Pairs>(buffers.keys_in, buffers.keys_out, buffers.values_in, buffers.values_out, begin, count, false,
-                     longest, storage);
+    if (window_done[blockIdx.x]) return;  // the tiny pass's
+    const ShortWindow window = short_window<Key>(offsets, segments, first_segment, blockIdx.x);
+    if (window.count == 0) return;
+    const unsigned longest = mark_segment_starts(offsets, window.first, window.last, window.begin, window.count, storage);
+    sort_tile<Pairs>(buffers.keys_in, buffers.keys_out, buffers.values_in, buffers.values_out, window.begin,
+                     window.count, false, longest, storage);
 }
 
 // A long segment's place: where it starts, how long it is, and the merge levels it needs.
