@@ -151,14 +151,16 @@ TEST_F(GpuMergeSort, OddStorageAllocatingOverloadsAndBadArguments) {
     SC_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-// Captured once, replayed with new keys (random, then all equal, then descending).
+// Captured once (the pairs' sort, then the keys' alone: their tile sorts differ), replayed with
+// new keys (random, then all equal, then descending).
 TEST_F(GpuMergeSort, GraphReplayWithNewKeys) {
     std::mt19937_64 rng(freshSeed());
     const std::size_t n = 200003;
     DeviceArena arena;
     int *d_keys = arena.make<int>(n), *d_out = arena.make<int>(n), *d_values = arena.make<int>(n),
-        *d_values_out = arena.make<int>(n);
-    const std::size_t bytes = SC::merge_sort_temp_bytes<int, int>(n);
+        *d_values_out = arena.make<int>(n), *d_keys_only = arena.make<int>(n);
+    const std::size_t bytes = SC::merge_sort_temp_bytes<int, int>(n);  // the keys' alone need less
+    ASSERT_LE(SC::merge_sort_temp_bytes<int>(n), bytes);
     char *d_temp = arena.make<char>(bytes + 7);
     std::vector<int> keys, values(n);
     for (std::size_t i = 0; i < n; ++i) values[i] = static_cast<int>(i);
@@ -168,6 +170,7 @@ TEST_F(GpuMergeSort, GraphReplayWithNewKeys) {
         arena,
         [&](cudaStream_t s) {
             SC::merge_sort_pairs(d_keys, d_out, d_values, d_values_out, n, SC::Less{}, d_temp + 7, bytes, s);
+            SC::merge_sort_keys(d_keys, d_keys_only, n, SC::Less{}, d_temp + 7, bytes, s);
         },
         [&](cudaStream_t s) {
             keys = makeInts(n, kinds[replay++ % 3], rng);
@@ -175,12 +178,17 @@ TEST_F(GpuMergeSort, GraphReplayWithNewKeys) {
             upload(s, d_values, values);
             poison(s, d_out, n * sizeof(int));
             poison(s, d_values_out, n * sizeof(int));
+            poison(s, d_keys_only, n * sizeof(int));
         },
         [&]() -> ::testing::AssertionResult {
-            std::vector<int> order(n);
+            std::vector<int> order(n), sorted(n);
             for (std::size_t i = 0; i < n; ++i) order[i] = static_cast<int>(i);
             std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return keys[a] < keys[b]; });
-            return sameElements(download(d_values_out, n), order, "positions");
+            for (std::size_t i = 0; i < n; ++i) sorted[i] = keys[order[i]];
+            ::testing::AssertionResult same = sameElements(download(d_values_out, n), order, "positions");
+            if (same) same = sameElements(download(d_out, n), sorted, "keys of the pairs");
+            if (same) same = sameElements(download(d_keys_only, n), sorted, "keys alone");
+            return same;
         });
 }
 

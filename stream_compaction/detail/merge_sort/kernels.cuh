@@ -1,9 +1,10 @@
 #pragma once
 // The merge sort's kernels: a block sorts each tile of kMergeSortTileThreads * kMergeSortTileItems
 // items in shared memory (a sort of keys alone, a full tile of them, by stable block_merge_sort;
-// with values, or the last tile, of (key, position): equivalent keys keep their input order), then rounds merge pairs of sorted runs: a corner pass finds where each tile of the round
-// starts in its pair, and each tile is one tile of the merge family (merge_tile: stable, a's keys
-// first of equivalent ones) over the pair it falls in.
+// with values, or the last tile, of (key, position): equivalent keys keep their input order),
+// then rounds merge pairs of sorted runs: a corner pass finds where each tile of the round starts
+// in its pair, and each tile is one tile of the merge family (merge_tile: stable, a's keys first of
+// equivalent ones) over the pair it falls in.
 #include <stream_compaction/detail/block/block_merge_sort.cuh>
 #include <stream_compaction/detail/grid/dependent_launch.cuh>
 #include <stream_compaction/detail/grid/merge_path.cuh>
@@ -11,7 +12,6 @@
 #include <stream_compaction/tuning/policies.h>
 
 #include <cstddef>
-#include <type_traits>
 
 namespace StreamCompaction {
 namespace detail {

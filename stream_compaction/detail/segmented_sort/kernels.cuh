@@ -331,7 +331,7 @@ __device__ __forceinline__ ShortWindow short_window(const Offset *offsets, std::
 // window_done[b] to whether it did (every block writes its flag, so a replay never sees a stale
 // one). Each item's output is its segment's start plus the items of the segment that sort before
 // it: smaller keys, and equal keys at earlier positions. Every loop over the tile's positions is
-// unrolled (kTinyItems a thread), so that a thread's loads are in flight together.
+// unrolled (kItems a thread), so that a thread's loads are in flight together.
 template <bool Pairs, class Key, class Value, class Offset>
 __global__ void __launch_bounds__(SegmentedSortTile<Key>::kThreads)
     segmented_sort_tiny(SegmentedSortBuffers<Key, Value> buffers, const Offset *offsets, std::size_t segments,
