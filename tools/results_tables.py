@@ -123,7 +123,8 @@ TABLES = {
     # README.md: one headline row a family (its largest n; each row says its GPU and date).
     "summary": Table("h100", SUMMARY, [
         R("exclusive scan, int32", "scan", "single_pass", P28, family="scan"),
-        R("sort keys, int32, uniform", "sort_keys", "onesweep", P28, "uniform", family="radix_sort"),
+        R("sort keys, int32, uniform", "sort_keys", "onesweep", P28, "uniform", family="radix_sort",
+          kind="h200"),
         R("segmented scan by flags, int32, power-law segments", "segmented_scan", "flags", P26,
           "power-law", family="segmented"),
         R("SpMV float, Auto, the largest matrix (power_law_2^22)", "spmv_float", "auto:*",
@@ -154,15 +155,18 @@ TABLES = {
     # docs/performance/radix_sort.md
     # (no "% of copy": the benchmarks count a key's one read and one write, a sort makes four passes)
     "radix_sort": Table("h100", [c for c in STANDARD if c != "pct_copy"], [
-        R("sort keys, int32, uniform", "sort_keys", "onesweep", P28, "uniform"),
-        R("sort keys, int32, uniform", "sort_keys", "onesweep", P24, "uniform"),
+        R("sort keys, int32, uniform", "sort_keys", "onesweep", P28, "uniform", kind="h200"),
+        R("sort keys, int32, uniform", "sort_keys", "onesweep", P24, "uniform", kind="h200"),
         R("sort keys, int32, uniform", "sort_keys", "onesweep", P20, "uniform"),
-        R("sort keys, int32, low 16 bits random", "sort_keys", "onesweep", P28, "low16"),
-        R("sort keys, int32, all equal", "sort_keys", "onesweep", P28, "all_equal"),
-        R("sort pairs, int32 keys and values, uniform", "sort_pairs", "onesweep", P28, "uniform"),
-        R("sort pairs, int32 keys and values, low 16 bits random", "sort_pairs", "onesweep", P28, "low16"),
-        R("sort keys, int64, uniform", "sort_keys_int64", "onesweep", 2 ** 27, "uniform"),
-        R("sort keys, double, uniform", "sort_keys_double", "onesweep", 2 ** 27, "uniform"),
+        R("sort keys, int32, sorted", "sort_keys", "onesweep", P28, "sorted", kind="h200"),
+        R("sort keys, int32, few distinct", "sort_keys", "onesweep", P28, "few_distinct", kind="h200"),
+        R("sort keys, int32, low 16 bits random", "sort_keys", "onesweep", P28, "low16", kind="h200"),
+        R("sort keys, int32, all equal", "sort_keys", "onesweep", P28, "all_equal", kind="h200"),
+        R("sort pairs, int32 keys and values, uniform", "sort_pairs", "onesweep", P28, "uniform", kind="h200"),
+        R("sort pairs, int32 keys and values, low 16 bits random", "sort_pairs", "onesweep", P28, "low16",
+          kind="h200"),
+        R("sort keys, int64, uniform", "sort_keys_int64", "onesweep", 2 ** 27, "uniform", kind="h200"),
+        R("sort keys, double, uniform", "sort_keys_double", "onesweep", 2 ** 27, "uniform", kind="h200"),
     ] + [R("top-k, the {:,} largest floats{} (sorted; CUB 3.6's unsorted top-k)".format(k, what), op, "ours", n,
            "k={}".format(k), kind="h200")
          for op, what, k, n in TOP_K_POINTS]

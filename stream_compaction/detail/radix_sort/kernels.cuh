@@ -376,177 +376,189 @@ __global__ void __launch_bounds__(kRadixMaxThreads) radix_onesweep_kernel(
     // k * 32 + lane < warp_valid.
     const unsigned warp_first = warp * kWarpItems;
     const int warp_valid = static_cast<int>(valid) - static_cast<int>(warp_first);
-    const auto present = [&](int k) { return k * kWarpThreads + static_cast<int>(lane) < warp_valid; };
-
-    Key keys[ITEMS];
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k) keys[k] = present(k) ? tile_keys[warp_first + k * kWarpThreads + lane] : Key{};
-
-    // Rank within the warp, kRadixRankGroup items at a time, in two steps. First, for each item
-    // of the group (independent ballots, so they overlap), the peers: the lanes whose key has the
-    // same digit, found by intersecting each digit bit's ballot (or its complement). Then item by
-    // item: the peers take consecutive counts of the warp's bin, lower lanes first, and the
-    // highest peer advances the count.
-    unsigned rank[ITEMS];  // the peers, then the key's rank among the warp's keys of its digit
-    unsigned *counts = warp_counts + warp * kRadixBins;
-    const unsigned lanes_below = (1u << lane) - 1u;
-#pragma unroll
-    for (int group = 0; group < ITEMS; group += kRadixRankGroup) {
-#pragma unroll
-        for (int k = group; k < group + kRadixRankGroup && k < ITEMS; ++k) {
-            const unsigned bin = radix_digit(keys[k], digit, order);
-            unsigned peers = kFullMask;
-            if (warp_valid < kWarpItems) peers = __ballot_sync(kFullMask, present(k));  // warp-uniform branch
-#pragma unroll
-            for (int b = 0; b < kRadixDigitBits; ++b) {
-                const unsigned ones = __ballot_sync(kFullMask, (bin >> b) & 1u);
-                peers &= ~(ones ^ (0u - ((bin >> b) & 1u)));  // bit set: ones; clear: ~ones
-            }
-            rank[k] = peers;
-        }
-#pragma unroll
-        for (int k = group; k < group + kRadixRankGroup && k < ITEMS; ++k) {
-            const unsigned peers = rank[k];
-            const unsigned bin = radix_digit(keys[k], digit, order);
-            const int leader = present(k) ? kWarpThreads - 1 - __clz(peers) : static_cast<int>(lane);
-            unsigned counted_before = 0;
-            if (present(k) && static_cast<int>(lane) == leader) {
-                counted_before = counts[bin];
-                counts[bin] = counted_before + __popc(peers);
-            }
-            rank[k] = __shfl_sync(kFullMask, counted_before, leader) + __popc(peers & lanes_below);
-            __syncwarp();  // the count's update is visible to the next item's leader
-        }
-    }
-    __syncthreads();
-
-    // The tile's count of each bin, published at once so later tiles can look past this one.
-    for (unsigned bin = threadIdx.x; bin < kRadixBins; bin += threads) {
-        unsigned total = 0;
-        for (unsigned w = 0; w < warps; ++w) total += warp_counts[w * kRadixBins + bin];
-        bin_count[bin] = total;
-        radix_store_status(&status[tile * kRadixBins + bin],
-                           (tile_in_portion == 0 ? kRadixFlagPrefix : kRadixFlagAggregate) | total);
-    }
-    __syncthreads();
-
-    // Warp 0: exclusive scan of the tile's bin counts (8 bins per lane): each bin's start in the
-    // staged tile.
-    if (warp == 0) {
-        constexpr int kBinsPerLane = kRadixBins / kWarpThreads;
-        unsigned lane_counts[kBinsPerLane];
-        unsigned lane_total = 0;
-#pragma unroll
-        for (int j = 0; j < kBinsPerLane; ++j) {
-            lane_counts[j] = bin_count[lane * kBinsPerLane + j];
-            lane_total += lane_counts[j];
-        }
-        unsigned inclusive = lane_total;
-#pragma unroll
-        for (unsigned offset = 1; offset < kWarpThreads; offset *= 2) {
-            const unsigned earlier = __shfl_up_sync(kFullMask, inclusive, offset);
-            if (lane >= offset) inclusive += earlier;
-        }
-        unsigned start = inclusive - lane_total;
-#pragma unroll
-        for (int j = 0; j < kBinsPerLane; ++j) {
-            bin_start[lane * kBinsPerLane + j] = start;
-            start += lane_counts[j];
-        }
-    }
-    __syncthreads();
-
-    // Per bin: each warp's staging position, and the look-back, one thread per bin: add earlier
-    // tiles' counts back to the first prefix. The portion's first tile publishes a prefix, so the
-    // walk never leaves the portion.
-    for (unsigned bin = threadIdx.x; bin < kRadixBins; bin += threads) {
-        const unsigned count = bin_count[bin];
-        unsigned staged_at = bin_start[bin];
-        for (unsigned w = 0; w < warps; ++w) {
-            const unsigned warp_count = warp_counts[w * kRadixBins + bin];
-            warp_counts[w * kRadixBins + bin] = staged_at;
-            staged_at += warp_count;
-        }
-        unsigned before = 0;  // the bin's keys in earlier tiles of the portion
-        if (tile_in_portion > 0) {
-            // Windows of earlier tiles loaded at once; a window never reaches below the portion's
-            // first tile.
-            for (std::size_t window_end = tile;; window_end -= kRadixLookbackWindow) {
-                const std::size_t in_reach = window_end - portion_first_tile;
-                unsigned words[kRadixLookbackWindow];
-#pragma unroll
-                for (int w = 0; w < kRadixLookbackWindow; ++w)  // out of reach: a prefix of no keys, never read
-                    words[w] = static_cast<std::size_t>(w) < in_reach
-                                   ? radix_load_status(&status[(window_end - 1 - w) * kRadixBins + bin])
-                                   : kRadixFlagPrefix;
-                bool found_prefix = false;
-#pragma unroll
-                for (int w = 0; w < kRadixLookbackWindow; ++w) {
-                    if (found_prefix) break;
-                    while ((words[w] & ~kRadixCountMask) == 0)  // not published yet
-                        words[w] = radix_load_status(&status[(window_end - 1 - w) * kRadixBins + bin]);
-                    before += words[w] & kRadixCountMask;
-                    found_prefix = (words[w] & kRadixFlagPrefix) != 0;
-                }
-                if (found_prefix) break;
-            }
-            radix_store_status(&status[tile * kRadixBins + bin], kRadixFlagPrefix | (before + count));
-        }
-        const u64 first = bases[portion * kRadixBins + bin] + before;
-        bin_destination[bin] = first - bin_start[bin];
-        // The next portion's launch starts where this portion's keys of the bin end.
-        if (tile_in_portion + 1 == portion_tiles && portion + 1 < portions)
-            bases[(portion + 1) * kRadixBins + bin] = first + count;
-    }
-    __syncthreads();
-
-    // Stage the tile sorted by digit; values follow their keys.
-    const unsigned *warp_staged_at = warp_counts + warp * kRadixBins;
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
-        if (present(k)) {
-            rank[k] += warp_staged_at[radix_digit(keys[k], digit, order)];
-            staged_keys[rank[k]] = keys[k];
-        }
-    }
-    if constexpr (kHasValues) {
-        Value values[ITEMS];
-        const auto load_values = [&](auto tile_values) {  // tile_values[s]: the value of the tile's item s
-#pragma unroll
-            for (int k = 0; k < ITEMS; ++k)
-                if (present(k)) values[k] = tile_values[warp_first + k * kWarpThreads + lane];
+    // Every tile but a call's last is full: its body is compiled without the per-item bounds checks
+    // (a fifth of the pass's instructions, and the registers that made it spill). `valid` is the
+    // same for the whole block, so every thread takes the same body and meets its barriers.
+    const auto rank_and_scatter = [&](auto full_tile) {
+        constexpr bool kFullTile = decltype(full_tile)::value;
+        const auto present = [&](int k) {
+            return kFullTile || k * kWarpThreads + static_cast<int>(lane) < warp_valid;
         };
-        if constexpr (std::is_pointer_v<ValuesIn>) {
-            load_values(radix_pick(plan.source, buffers.values_in, buffers.values_out, buffers.values_alternate) +
-                        tile_first);
-        } else if (plan.source == kRadixInput) {
-            // The first active pass, whichever digit it is: item i's value is the iterator's item i,
-            // so a counting iterator's argsort needs no array of indices.
-            load_values(buffers.values_in + tile_first);
-        } else {
-            load_values((plan.source == kRadixOutput ? buffers.values_out : buffers.values_alternate) + tile_first);
-        }
+
+        Key keys[ITEMS];
 #pragma unroll
         for (int k = 0; k < ITEMS; ++k)
-            if (present(k)) staged_values[rank[k]] = values[k];
-    }
-    __syncthreads();
+            keys[k] = present(k) ? tile_keys[warp_first + k * kWarpThreads + lane] : Key{};
 
-    // Write out in staged order: neighbouring threads mostly hold one bin, so writes form runs.
-    Key *keys_destination = plan.destination == kRadixOutput ? buffers.keys_out : buffers.keys_alternate;
-    Value *values_destination = nullptr;
-    if constexpr (kHasValues)
-        values_destination = plan.destination == kRadixOutput ? buffers.values_out : buffers.values_alternate;
+        // Rank within the warp, kRadixRankGroup items at a time, in two steps. First, for each item
+        // of the group (independent ballots, so they overlap), the peers: the lanes whose key has the
+        // same digit, found by intersecting each digit bit's ballot (or its complement). Then item by
+        // item: the peers take consecutive counts of the warp's bin, lower lanes first, and the
+        // highest peer advances the count.
+        unsigned rank[ITEMS];  // the peers, then the key's rank among the warp's keys of its digit
+        unsigned *counts = warp_counts + warp * kRadixBins;
+        const unsigned lanes_below = (1u << lane) - 1u;
 #pragma unroll
-    for (int j = 0; j < ITEMS; ++j) {
-        const unsigned slot = j * threads + threadIdx.x;
-        if (slot < valid) {
-            const Key key = staged_keys[slot];
-            const u64 destination = bin_destination[radix_digit(key, digit, order)] + slot;
-            keys_destination[destination] = key;
-            if constexpr (kHasValues) values_destination[destination] = staged_values[slot];
+        for (int group = 0; group < ITEMS; group += kRadixRankGroup) {
+#pragma unroll
+            for (int k = group; k < group + kRadixRankGroup && k < ITEMS; ++k) {
+                const unsigned bin = radix_digit(keys[k], digit, order);
+                unsigned peers = kFullMask;
+                if (!kFullTile && warp_valid < kWarpItems)  // warp-uniform branch
+                    peers = __ballot_sync(kFullMask, present(k));
+#pragma unroll
+                for (int b = 0; b < kRadixDigitBits; ++b) {
+                    const unsigned ones = __ballot_sync(kFullMask, (bin >> b) & 1u);
+                    peers &= ~(ones ^ (0u - ((bin >> b) & 1u)));  // bit set: ones; clear: ~ones
+                }
+                rank[k] = peers;
+            }
+#pragma unroll
+            for (int k = group; k < group + kRadixRankGroup && k < ITEMS; ++k) {
+                const unsigned peers = rank[k];
+                const unsigned bin = radix_digit(keys[k], digit, order);
+                const int leader = present(k) ? kWarpThreads - 1 - __clz(peers) : static_cast<int>(lane);
+                unsigned counted_before = 0;
+                if (present(k) && static_cast<int>(lane) == leader) {
+                    counted_before = counts[bin];
+                    counts[bin] = counted_before + __popc(peers);
+                }
+                rank[k] = __shfl_sync(kFullMask, counted_before, leader) + __popc(peers & lanes_below);
+                __syncwarp();  // the count's update is visible to the next item's leader
+            }
         }
-    }
+        __syncthreads();
+
+        // The tile's count of each bin, published at once so later tiles can look past this one.
+        for (unsigned bin = threadIdx.x; bin < kRadixBins; bin += threads) {
+            unsigned total = 0;
+            for (unsigned w = 0; w < warps; ++w) total += warp_counts[w * kRadixBins + bin];
+            bin_count[bin] = total;
+            radix_store_status(&status[tile * kRadixBins + bin],
+                               (tile_in_portion == 0 ? kRadixFlagPrefix : kRadixFlagAggregate) | total);
+        }
+        __syncthreads();
+
+        // Warp 0: exclusive scan of the tile's bin counts (8 bins per lane): each bin's start in the
+        // staged tile.
+        if (warp == 0) {
+            constexpr int kBinsPerLane = kRadixBins / kWarpThreads;
+            unsigned lane_counts[kBinsPerLane];
+            unsigned lane_total = 0;
+#pragma unroll
+            for (int j = 0; j < kBinsPerLane; ++j) {
+                lane_counts[j] = bin_count[lane * kBinsPerLane + j];
+                lane_total += lane_counts[j];
+            }
+            unsigned inclusive = lane_total;
+#pragma unroll
+            for (unsigned offset = 1; offset < kWarpThreads; offset *= 2) {
+                const unsigned earlier = __shfl_up_sync(kFullMask, inclusive, offset);
+                if (lane >= offset) inclusive += earlier;
+            }
+            unsigned start = inclusive - lane_total;
+#pragma unroll
+            for (int j = 0; j < kBinsPerLane; ++j) {
+                bin_start[lane * kBinsPerLane + j] = start;
+                start += lane_counts[j];
+            }
+        }
+        __syncthreads();
+
+        // Per bin: each warp's staging position, and the look-back, one thread per bin: add earlier
+        // tiles' counts back to the first prefix. The portion's first tile publishes a prefix, so the
+        // walk never leaves the portion.
+        for (unsigned bin = threadIdx.x; bin < kRadixBins; bin += threads) {
+            const unsigned count = bin_count[bin];
+            unsigned staged_at = bin_start[bin];
+            for (unsigned w = 0; w < warps; ++w) {
+                const unsigned warp_count = warp_counts[w * kRadixBins + bin];
+                warp_counts[w * kRadixBins + bin] = staged_at;
+                staged_at += warp_count;
+            }
+            unsigned before = 0;  // the bin's keys in earlier tiles of the portion
+            if (tile_in_portion > 0) {
+                // Windows of earlier tiles loaded at once; a window never reaches below the portion's
+                // first tile.
+                for (std::size_t window_end = tile;; window_end -= kRadixLookbackWindow) {
+                    const std::size_t in_reach = window_end - portion_first_tile;
+                    unsigned words[kRadixLookbackWindow];
+#pragma unroll
+                    for (int w = 0; w < kRadixLookbackWindow; ++w)  // out of reach: a prefix of no keys, never read
+                        words[w] = static_cast<std::size_t>(w) < in_reach
+                                       ? radix_load_status(&status[(window_end - 1 - w) * kRadixBins + bin])
+                                       : kRadixFlagPrefix;
+                    bool found_prefix = false;
+#pragma unroll
+                    for (int w = 0; w < kRadixLookbackWindow; ++w) {
+                        if (found_prefix) break;
+                        while ((words[w] & ~kRadixCountMask) == 0)  // not published yet
+                            words[w] = radix_load_status(&status[(window_end - 1 - w) * kRadixBins + bin]);
+                        before += words[w] & kRadixCountMask;
+                        found_prefix = (words[w] & kRadixFlagPrefix) != 0;
+                    }
+                    if (found_prefix) break;
+                }
+                radix_store_status(&status[tile * kRadixBins + bin], kRadixFlagPrefix | (before + count));
+            }
+            const u64 first = bases[portion * kRadixBins + bin] + before;
+            bin_destination[bin] = first - bin_start[bin];
+            // The next portion's launch starts where this portion's keys of the bin end.
+            if (tile_in_portion + 1 == portion_tiles && portion + 1 < portions)
+                bases[(portion + 1) * kRadixBins + bin] = first + count;
+        }
+        __syncthreads();
+
+        // Stage the tile sorted by digit; values follow their keys.
+        const unsigned *warp_staged_at = warp_counts + warp * kRadixBins;
+#pragma unroll
+        for (int k = 0; k < ITEMS; ++k) {
+            if (present(k)) {
+                rank[k] += warp_staged_at[radix_digit(keys[k], digit, order)];
+                staged_keys[rank[k]] = keys[k];
+            }
+        }
+        if constexpr (kHasValues) {
+            Value values[ITEMS];
+            const auto load_values = [&](auto tile_values) {  // tile_values[s]: the value of the tile's item s
+#pragma unroll
+                for (int k = 0; k < ITEMS; ++k)
+                    if (present(k)) values[k] = tile_values[warp_first + k * kWarpThreads + lane];
+            };
+            if constexpr (std::is_pointer_v<ValuesIn>) {
+                load_values(radix_pick(plan.source, buffers.values_in, buffers.values_out, buffers.values_alternate) +
+                            tile_first);
+            } else if (plan.source == kRadixInput) {
+                // The first active pass, whichever digit it is: item i's value is the iterator's item i,
+                // so a counting iterator's argsort needs no array of indices.
+                load_values(buffers.values_in + tile_first);
+            } else {
+                load_values((plan.source == kRadixOutput ? buffers.values_out : buffers.values_alternate) + tile_first);
+            }
+#pragma unroll
+            for (int k = 0; k < ITEMS; ++k)
+                if (present(k)) staged_values[rank[k]] = values[k];
+        }
+        __syncthreads();
+
+        // Write out in staged order: neighbouring threads mostly hold one bin, so writes form runs.
+        Key *keys_destination = plan.destination == kRadixOutput ? buffers.keys_out : buffers.keys_alternate;
+        [[maybe_unused]] Value *values_destination = nullptr;
+        if constexpr (kHasValues)
+            values_destination = plan.destination == kRadixOutput ? buffers.values_out : buffers.values_alternate;
+#pragma unroll
+        for (int j = 0; j < ITEMS; ++j) {
+            const unsigned slot = j * threads + threadIdx.x;
+            if (kFullTile || slot < valid) {
+                const Key key = staged_keys[slot];
+                const u64 destination = bin_destination[radix_digit(key, digit, order)] + slot;
+                keys_destination[destination] = key;
+                if constexpr (kHasValues) values_destination[destination] = staged_values[slot];
+            }
+        }
+    };
+    if (valid == tile_items) rank_and_scatter(std::true_type{});
+    else rank_and_scatter(std::false_type{});
 }
 
 }  // namespace detail
